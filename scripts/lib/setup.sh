@@ -1,0 +1,55 @@
+# Shared setup for scripts/run and scripts/test: Debian packages, then the CMake build.
+# Everything here writes to stderr, so that stdout stays the engine's UCI channel.
+
+PYTHIA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+# Packages the build needs, and those only the tests need (reference tablebase probers).
+BUILD_PACKAGES=(build-essential cmake catch2 libspdlog-dev libfmt-dev libxxhash-dev liblz4-dev)
+TEST_PACKAGES=(libgaviotatb-dev gaviotatb libfathom-dev)
+
+log() { printf '[pythia] %s\n' "$*" >&2; }
+
+# Installs the given Debian packages that are missing. With all present, apt is not touched.
+# Not root and something missing: prints the exact command and fails.
+ensure_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+        log "missing Debian packages: ${missing[*]}"
+        log "install them as root with:"
+        printf 'apt-get update && %s\n' "$cmd" >&2
+        exit 1
+    fi
+    log "installing ${missing[*]}"
+    # Try without a refresh first (fast, offline-friendly); refresh the lists only if needed.
+    DEBIAN_FRONTEND=noninteractive $cmd >&2 ||
+        { DEBIAN_FRONTEND=noninteractive apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $cmd >&2; }
+}
+
+# True when some source or build file is newer than the given file.
+sources_newer_than() {
+    local target="$1"
+    [ -e "$target" ] || return 0
+    [ -n "$(find "$PYTHIA_ROOT" \( -path "$PYTHIA_ROOT/build" -o -path "$PYTHIA_ROOT/.git" -o -path "$PYTHIA_ROOT/tablebases" \) -prune -o \
+        -type f \( -name '*.cpp' -o -name '*.h' -o -name 'CMakeLists.txt' -o -name 'CMakePresets.json' -o -name '*.cmake' \) \
+        -newer "$target" -print -quit)" ]
+}
+
+# Configures (once) and builds a preset. `build_preset release` skips everything when the
+# binary is newer than every source file.
+build_preset() {
+    local preset="$1" dir="$PYTHIA_ROOT/build/$1"
+    if [ "$preset" = release ] && ! sources_newer_than "$dir/pythia"; then
+        return 0
+    fi
+    if [ ! -f "$dir/CMakeCache.txt" ]; then
+        log "configuring the $preset build"
+        (cd "$PYTHIA_ROOT" && cmake --preset "$preset" >&2)
+    fi
+    log "building ($preset)"
+    (cd "$PYTHIA_ROOT" && cmake --build --preset "$preset" -j "$(nproc)" >&2)
+}
