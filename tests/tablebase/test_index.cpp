@@ -1,0 +1,109 @@
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "tablebase/table_index.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+
+namespace {
+
+// True if b is a's placement after some symmetry the table allows, up to the order of
+// identical pieces.
+bool same_position(const TableIndex& t, const Placement& a, const Placement& b) {
+    for (int tr = 0; tr < 8; ++tr) {
+        if (t.has_pawns() && tr > 1) break;  // pawn tables: identity and the file mirror only
+        bool equal = true;
+        for (int i = 0; i < t.num_slots() && equal; ++i) {
+            Square s = transform_square(a[i], tr);
+            bool found = false;
+            for (int j = 0; j < t.num_slots(); ++j)
+                if (b[j] == s && t.slot(j).color == t.slot(i).color && t.slot(j).type == t.slot(i).type) found = true;
+            equal = found;
+        }
+        if (equal) return true;
+    }
+    return false;
+}
+
+bool legal_squares(const TableIndex& t, const Placement& p) {
+    Bitboard seen = 0;
+    for (int i = 0; i < t.num_slots(); ++i) {
+        if (seen & square_bb(p[i])) return false;
+        seen |= square_bb(p[i]);
+        if (t.slot(i).type == PAWN && (rank_of(p[i]) == RANK_1 || rank_of(p[i]) == RANK_8)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("every index of every 3- and 4-piece table decodes and encodes back", "[tb][index]") {
+    for (const Material& m : all_materials(4)) {
+        TableIndex t(m);
+        INFO(m.name());
+        uint64_t valid = 0;
+        for (uint64_t i = 0; i < t.size(); ++i) {
+            Placement p;
+            if (!t.decode(i, p)) continue;
+            ++valid;
+            REQUIRE(legal_squares(t, p));
+            REQUIRE(t.encode(p) == i);
+        }
+        CHECK(valid > t.size() / 2);
+    }
+}
+
+TEST_CASE("every placement of the 3-piece tables maps to an index of the same position", "[tb][index]") {
+    for (const Material& m : all_materials(3)) {
+        TableIndex t(m);
+        INFO(m.name());
+        for (int a = 0; a < 64; ++a)
+            for (int b = 0; b < 64; ++b)
+                for (int c = 0; c < 64; ++c) {
+                    Placement p{Square(a), Square(b), Square(c)};
+                    if (!legal_squares(t, p)) continue;
+                    if (distance(Square(a), Square(b)) <= 1) continue;  // kings never touch
+                    uint64_t i = t.encode(p);
+                    Placement q;
+                    REQUIRE(i < t.size());
+                    REQUIRE(t.decode(i, q));
+                    REQUIRE(same_position(t, p, q));
+                }
+    }
+}
+
+TEST_CASE("random placements of 4- and 5-piece tables map to an index of the same position", "[tb][index]") {
+    std::mt19937_64 rng(12345);
+    for (int pieces : {4, 5}) {
+        for (const Material& m : all_materials(pieces)) {
+            if (m.total() != pieces) continue;
+            TableIndex t(m);
+            INFO(m.name());
+            int tested = 0;
+            while (tested < 2000) {
+                Placement p;
+                for (int i = 0; i < t.num_slots(); ++i) p[i] = Square(rng() % 64);
+                if (!legal_squares(t, p) || distance(p[0], p[1]) <= 1) continue;
+                uint64_t i = t.encode(p);
+                Placement q;
+                REQUIRE(i < t.size());
+                REQUIRE(t.decode(i, q));
+                REQUIRE(same_position(t, p, q));
+                REQUIRE(t.encode(q) == i);
+                ++tested;
+            }
+        }
+    }
+}
+
+TEST_CASE("pawnless tables use 462 king pairs, pawn tables 24 single-pawn slices", "[tb][index]") {
+    TableIndex kqk(*Material::parse("KQvK"));
+    CHECK(kqk.size() == 462 * 64);
+    TableIndex kpk(*Material::parse("KPvK"));
+    CHECK(kpk.num_slices() == 24);
+    CHECK(kpk.size() == 24 * 64 * 64);
+    TableIndex krrk(*Material::parse("KRRvK"));
+    CHECK(krrk.size() == 462 * 2016);  // two identical rooks: C(64, 2) placements
+}
