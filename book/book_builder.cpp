@@ -15,9 +15,12 @@ constexpr uint64_t MAX_WEIGHT = 0xFFFF;
 // Points of the side to move for the game's result.
 uint64_t points_for(GameResult result, Color mover) {
     switch (result) {
-    case GameResult::WHITE_WINS: return mover == WHITE ? 2 : 0;
-    case GameResult::BLACK_WINS: return mover == BLACK ? 2 : 0;
-    default: return 1;  // draw, or unknown: Polyglot counts an unfinished game as a draw
+        case GameResult::WHITE_WINS:
+            return mover == WHITE ? 2 : 0;
+        case GameResult::BLACK_WINS:
+            return mover == BLACK ? 2 : 0;
+        default:
+            return 1;  // draw, or unknown: Polyglot counts an unfinished game as a draw
     }
 }
 

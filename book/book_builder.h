@@ -13,10 +13,10 @@
 namespace pythia {
 
 struct BookBuildOptions {
-    int max_ply = 1024;        // use only the first max_ply moves (plies) of each game
-    int min_games = 1;         // keep a move only if it was played at least this often in its position
-    bool white_moves = true;   // keep the moves of White (positions with White to move)
-    bool black_moves = true;   // keep the moves of Black
+    int max_ply = 1024;       // use only the first max_ply moves (plies) of each game
+    int min_games = 1;        // keep a move only if it was played at least this often in its position
+    bool white_moves = true;  // keep the moves of White (positions with White to move)
+    bool black_moves = true;  // keep the moves of Black
 };
 
 class BookBuilder {

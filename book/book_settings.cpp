@@ -37,8 +37,6 @@ std::optional<BookVariety> parse_book_variety(std::string_view text) {
     return std::nullopt;
 }
 
-std::string_view book_variety_name(BookVariety variety) {
-    return variety == BookVariety::BEST ? "Best" : "Weighted";
-}
+std::string_view book_variety_name(BookVariety variety) { return variety == BookVariety::BEST ? "Best" : "Weighted"; }
 
 }  // namespace pythia

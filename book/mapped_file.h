@@ -1,4 +1,6 @@
 // A whole file mapped read-only into memory (POSIX mmap), released when the object dies.
+// The mapping reflects the file: a file shortened by another program while mapped makes reads
+// beyond its new end fault (SIGBUS), so books are replaced by rename, never rewritten in place.
 #pragma once
 
 #include <cstddef>

@@ -29,8 +29,8 @@ bool OpeningBook::open(const std::string& path, std::string* error) {
         Key key = read_polyglot_entry(file.data() + i * POLYGLOT_ENTRY_SIZE).key;
         if (key < previous) {
             if (error)
-                *error = "book refused: '" + path + "' is not sorted by key (entry " + std::to_string(i) +
-                         " of " + std::to_string(n) + " is out of order), so it is not a Polyglot book";
+                *error = "book refused: '" + path + "' is not sorted by key (entry " + std::to_string(i) + " of " +
+                         std::to_string(n) + " is out of order), so it is not a Polyglot book";
             return false;
         }
         previous = key;
@@ -51,8 +51,10 @@ size_t OpeningBook::lower_bound(Key key) const {
     size_t lo = 0, hi = size();
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (key_at(mid) < key) lo = mid + 1;
-        else hi = mid;
+        if (key_at(mid) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -72,8 +74,10 @@ BookProbe OpeningBook::probe(const Position& pos) const {
     BookProbe probe;
     for (const PolyglotEntry& e : entries(pos.key())) {
         Move m = decode_polyglot_move(pos, e.move);
-        if (m) probe.moves.push_back({m, e.weight});
-        else ++probe.illegal;
+        if (m)
+            probe.moves.push_back({m, e.weight});
+        else
+            ++probe.illegal;
     }
     return probe;
 }

@@ -41,8 +41,10 @@ int PgnReader::get() {
     std::streambuf* buf = in_.rdbuf();
     int c = buf ? buf->sbumpc() : EOF;
     if (c == EOF) return EOF;
-    if (c == '\n') ++line_, column_ = 0;
-    else ++column_;
+    if (c == '\n')
+        ++line_, column_ = 0;
+    else
+        ++column_;
     return c;
 }
 
@@ -57,7 +59,8 @@ bool PgnReader::skip_blanks(std::string* error) {
         if (is_space(c)) {
             get();
         } else if (c == ';' || (c == '%' && column_ == 0)) {  // comment or escape to the end of the line
-            while ((c = get()) != EOF && c != '\n') {}
+            while ((c = get()) != EOF && c != '\n') {
+            }
         } else if (c == '{') {
             int line = line_, column = column_;
             get();
@@ -89,56 +92,74 @@ PgnReader::Token PgnReader::read_token() {
     };
     int c = get();
     switch (c) {
-    case EOF: t.type = TokenType::END; return t;
-    case '[': t.type = TokenType::TAG_OPEN; return t;
-    case ']': t.type = TokenType::TAG_CLOSE; return t;
-    case '(': t.type = TokenType::RAV_OPEN; return t;
-    case ')': t.type = TokenType::RAV_CLOSE; return t;
-    case '.': t.type = TokenType::PERIOD; return t;
-    case '*': t.type = TokenType::RESULT, t.text.push_back(c); return t;  // "*"
-    case '!':
-    case '?':  // suffix annotations: ! ? !! ?? !? ?!
-        t.type = TokenType::NAG, t.text.push_back(char(c));
-        if (peek() == '!' || peek() == '?') t.text += char(get());
-        return t;
-    case '$':
-        t.type = TokenType::NAG, t.text.push_back('$');
-        while (is_digit(peek())) {
-            if (t.text.size() > 3) return error("NAG with more than three digits");
-            t.text += char(get());
-        }
-        if (t.text.size() == 1) return error("'$' without a NAG number");
-        return t;
-    case '"':
-        t.type = TokenType::STRING;
-        for (;;) {
-            c = get();
-            if (c == EOF || c == '\n') return error("string not closed on its line");
-            if (c == '"') return t;
-            if (c == '\\') {
-                int next = get();
-                if (next == EOF || next == '\n') return error("string not closed on its line");
-                if (next != '"' && next != '\\') t.text += '\\';  // not an escape: keep both characters
-                c = next;
+        case EOF:
+            t.type = TokenType::END;
+            return t;
+        case '[':
+            t.type = TokenType::TAG_OPEN;
+            return t;
+        case ']':
+            t.type = TokenType::TAG_CLOSE;
+            return t;
+        case '(':
+            t.type = TokenType::RAV_OPEN;
+            return t;
+        case ')':
+            t.type = TokenType::RAV_CLOSE;
+            return t;
+        case '.':
+            t.type = TokenType::PERIOD;
+            return t;
+        case '*':
+            t.type = TokenType::RESULT, t.text.push_back(c);
+            return t;  // "*"
+        case '!':
+        case '?':  // suffix annotations: ! ? !! ?? !? ?!
+            t.type = TokenType::NAG, t.text.push_back(char(c));
+            if (peek() == '!' || peek() == '?') t.text += char(get());
+            return t;
+        case '$':
+            t.type = TokenType::NAG, t.text.push_back('$');
+            while (is_digit(peek())) {
+                if (t.text.size() > 3) return error("NAG with more than three digits");
+                t.text += char(get());
             }
-            if (t.text.size() >= MAX_STRING) return error("string longer than " + std::to_string(MAX_STRING) + " characters");
-            t.text += char(c);
-        }
-    default:
-        break;
+            if (t.text.size() == 1) return error("'$' without a NAG number");
+            return t;
+        case '"':
+            t.type = TokenType::STRING;
+            for (;;) {
+                c = get();
+                if (c == EOF || c == '\n') return error("string not closed on its line");
+                if (c == '"') return t;
+                if (c == '\\') {
+                    int next = get();
+                    if (next == EOF || next == '\n') return error("string not closed on its line");
+                    if (next != '"' && next != '\\') t.text += '\\';  // not an escape: keep both characters
+                    c = next;
+                }
+                if (t.text.size() >= MAX_STRING)
+                    return error("string longer than " + std::to_string(MAX_STRING) + " characters");
+                t.text += char(c);
+            }
+        default:
+            break;
     }
     if (!is_alnum(c)) return error("unexpected " + describe_char(c));
     // A symbol, a move number, or a result.
     t.text.push_back(char(c));
     bool digits = is_digit(c);
     while (is_symbol_next(peek())) {
-        if (t.text.size() >= MAX_SYMBOL) return error("symbol longer than " + std::to_string(MAX_SYMBOL) + " characters");
+        if (t.text.size() >= MAX_SYMBOL)
+            return error("symbol longer than " + std::to_string(MAX_SYMBOL) + " characters");
         c = get();
         digits = digits && is_digit(c);
         t.text += char(c);
     }
-    if (t.text == "1-0" || t.text == "0-1" || t.text == "1/2-1/2") t.type = TokenType::RESULT;
-    else t.type = digits ? TokenType::INTEGER : TokenType::SYMBOL;
+    if (t.text == "1-0" || t.text == "0-1" || t.text == "1/2-1/2")
+        t.type = TokenType::RESULT;
+    else
+        t.type = digits ? TokenType::INTEGER : TokenType::SYMBOL;
     return t;
 }
 
@@ -156,7 +177,8 @@ void PgnReader::skip_to_next_game(bool in_movetext) {
     has_pending_ = false;
     auto skip_line = [this] {
         int c;
-        while ((c = get()) != EOF && c != '\n') {}
+        while ((c = get()) != EOF && c != '\n') {
+        }
     };
     if (column_ != 0) skip_line();
     if (!in_movetext)
@@ -200,7 +222,8 @@ PgnReader::Status PgnReader::next(PgnGame& game, std::string* error) {
         if (name.type != TokenType::SYMBOL) return fail(name, "malformed tag: a tag name must follow '['");
         Token value = next_token();
         if (value.type == TokenType::ERROR) return fail(value, value.text);
-        if (value.type != TokenType::STRING) return fail(value, "malformed tag " + name.text + ": a quoted value must follow");
+        if (value.type != TokenType::STRING)
+            return fail(value, "malformed tag " + name.text + ": a quoted value must follow");
         Token close = next_token();
         if (close.type == TokenType::ERROR) return fail(close, close.text);
         if (close.type != TokenType::TAG_CLOSE) return fail(close, "malformed tag " + name.text + ": ']' expected");
@@ -213,31 +236,37 @@ PgnReader::Status PgnReader::next(PgnGame& game, std::string* error) {
     int depth = 0;
     for (;; t = next_token()) {
         switch (t.type) {
-        case TokenType::END:
-            if (depth > 0) return fail(t, "variation not closed before the end of the file");
-            return Status::GAME;  // a last game without a result marker
-        case TokenType::TAG_OPEN:
-            if (depth > 0) return fail(t, "tag inside a variation");
-            unread_token(t);  // the next game begins: this one had no result marker
-            return Status::GAME;
-        case TokenType::RESULT:
-            if (depth > 0) return fail(t, "result inside a variation");
-            game.termination = t.text;
-            return Status::GAME;
-        case TokenType::RAV_OPEN: ++depth; break;
-        case TokenType::RAV_CLOSE:
-            if (depth == 0) return fail(t, "')' without a variation to close");
-            --depth;
-            break;
-        case TokenType::INTEGER:
-        case TokenType::PERIOD:
-        case TokenType::NAG: break;  // move numbers and annotations
-        case TokenType::SYMBOL:
-            if (depth == 0) game.moves.push_back({t.text, t.line});
-            break;
-        case TokenType::ERROR: return fail(t, t.text);
-        case TokenType::STRING: return fail(t, "quoted string in the movetext");
-        case TokenType::TAG_CLOSE: return fail(t, "']' in the movetext");
+            case TokenType::END:
+                if (depth > 0) return fail(t, "variation not closed before the end of the file");
+                return Status::GAME;  // a last game without a result marker
+            case TokenType::TAG_OPEN:
+                if (depth > 0) return fail(t, "tag inside a variation");
+                unread_token(t);  // the next game begins: this one had no result marker
+                return Status::GAME;
+            case TokenType::RESULT:
+                if (depth > 0) return fail(t, "result inside a variation");
+                game.termination = t.text;
+                return Status::GAME;
+            case TokenType::RAV_OPEN:
+                ++depth;
+                break;
+            case TokenType::RAV_CLOSE:
+                if (depth == 0) return fail(t, "')' without a variation to close");
+                --depth;
+                break;
+            case TokenType::INTEGER:
+            case TokenType::PERIOD:
+            case TokenType::NAG:
+                break;  // move numbers and annotations
+            case TokenType::SYMBOL:
+                if (depth == 0) game.moves.push_back({t.text, t.line});
+                break;
+            case TokenType::ERROR:
+                return fail(t, t.text);
+            case TokenType::STRING:
+                return fail(t, "quoted string in the movetext");
+            case TokenType::TAG_CLOSE:
+                return fail(t, "']' in the movetext");
         }
     }
 }

@@ -49,15 +49,28 @@ public:
     static constexpr size_t MAX_STRING = 4096;
 
 private:
-    enum class TokenType { END, TAG_OPEN, TAG_CLOSE, STRING, SYMBOL, INTEGER, PERIOD, NAG, RAV_OPEN, RAV_CLOSE, RESULT, ERROR };
+    enum class TokenType {
+        END,
+        TAG_OPEN,
+        TAG_CLOSE,
+        STRING,
+        SYMBOL,
+        INTEGER,
+        PERIOD,
+        NAG,
+        RAV_OPEN,
+        RAV_CLOSE,
+        RESULT,
+        ERROR
+    };
     struct Token {
         TokenType type = TokenType::END;
         std::string text;  // symbol, string value, result, or the error message
         int line = 0, column = 0;
     };
 
-    int get();   // next character (0-255) or EOF, tracking line and column
-    int peek();  // next character without consuming it
+    int get();                             // next character (0-255) or EOF, tracking line and column
+    int peek();                            // next character without consuming it
     bool skip_blanks(std::string* error);  // white space and comments; false on an unterminated comment
     Token read_token();
     Token next_token();

@@ -172,8 +172,7 @@ int build_command(const Args& args) {
         std::cerr << "book: " << error << '\n';
         return 1;
     }
-    std::cout << "entries: " << entries.size() << " in " << positions << " positions, written to " << files[1]
-              << '\n';
+    std::cout << "entries: " << entries.size() << " in " << positions << " positions, written to " << files[1] << '\n';
     return 0;
 }
 

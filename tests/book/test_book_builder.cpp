@@ -42,8 +42,8 @@ const std::string GAMES = R"([Event "1"]
 )";
 
 struct Expected {
-    const char* line;                                  // UCI moves from the start
-    std::vector<std::pair<const char*, int>> moves;    // heaviest first
+    const char* line;                                // UCI moves from the start
+    std::vector<std::pair<const char*, int>> moves;  // heaviest first
 };
 
 // Worked out by hand: 2 per win, 1 per draw or "*", 0 per loss, from the mover's side.
@@ -158,7 +158,7 @@ TEST_CASE("weights too large for 16 bits are scaled per position", "[book][build
     Move nf3 = parse_uci_move(start, "g1f3");
     for (int i = 0; i < 40000; ++i) builder.add_game(start, {e4}, GameResult::WHITE_WINS);  // 80000
     for (int i = 0; i < 10000; ++i) builder.add_game(start, {d4}, GameResult::DRAW);        // 10000
-    builder.add_game(start, {c4}, GameResult::DRAW);                                          // 1
+    builder.add_game(start, {c4}, GameResult::DRAW);                                        // 1
     for (int i = 0; i < 30000; ++i) builder.add_game(position_after("e2e4 e7e5"), {nf3}, GameResult::DRAW);
     auto entries = builder.entries();
     REQUIRE(entries.size() == 4);
@@ -168,8 +168,8 @@ TEST_CASE("weights too large for 16 bits are scaled per position", "[book][build
         return -1;
     };
     CHECK(weight_of(start.key(), e4) == 65535);
-    CHECK(weight_of(start.key(), d4) == 8192);  // 10000 * 65535 / 80000 = 8191.9, rounded up
-    CHECK(weight_of(start.key(), c4) == 1);     // rounded up, not to 0
+    CHECK(weight_of(start.key(), d4) == 8192);                          // 10000 * 65535 / 80000 = 8191.9, rounded up
+    CHECK(weight_of(start.key(), c4) == 1);                             // rounded up, not to 0
     CHECK(weight_of(position_after("e2e4 e7e5").key(), nf3) == 30000);  // fits: untouched
     CHECK(builder.games() == 80001);
 }

@@ -59,9 +59,10 @@ TEST_CASE("pythia book build skips bad games by name; probe lists moves", "[book
     CHECK_THAT(probe.output, Catch::Contains("2 moves, total weight 3"));
 
     // The same position given as FEN fields, and a position reached by moves.
-    CHECK_THAT(run_pythia("book probe rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 --book " +
-                      dir.file("g.bin")).output,
-               Catch::Contains("2 moves, total weight 3"));
+    CHECK_THAT(
+        run_pythia("book probe rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 --book " + dir.file("g.bin"))
+            .output,
+        Catch::Contains("2 moves, total weight 3"));
     Outcome after = run_pythia("book probe startpos moves e2e4 e7e5 --book " + dir.file("g.bin"));
     CHECK_THAT(after.output, Catch::Contains("g1f3   Nf3           2 100.00%"));
     CHECK_THAT(run_pythia("book probe startpos moves a2a3 --book " + dir.file("g.bin")).output,

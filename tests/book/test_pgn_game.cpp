@@ -25,7 +25,7 @@ TEST_CASE("the result comes from the Result tag, else from the marker", "[book][
     CHECK(game_result(read_one("[Result \"0-1\"]\n1. e4 0-1")) == GameResult::BLACK_WINS);
     CHECK(game_result(read_one("[Result \"1/2-1/2\"]\n1. e4 1/2-1/2")) == GameResult::DRAW);
     CHECK(game_result(read_one("[Result \"*\"]\n1. e4 *")) == GameResult::UNKNOWN);
-    CHECK(game_result(read_one("1. e4 0-1")) == GameResult::BLACK_WINS);               // no tag
+    CHECK(game_result(read_one("1. e4 0-1")) == GameResult::BLACK_WINS);                  // no tag
     CHECK(game_result(read_one("[Result \"?\"]\n1. e4 1-0")) == GameResult::WHITE_WINS);  // no result in the tag
     CHECK(game_result(read_one("[Result \"1-0\"]\n1. e4 *")) == GameResult::WHITE_WINS);  // the tag wins
     CHECK(game_result(read_one("1. e4")) == GameResult::UNKNOWN);

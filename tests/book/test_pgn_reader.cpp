@@ -72,9 +72,9 @@ TEST_CASE("PGN tags, movetext, comments, variations, NAGs and results", "[book][
 TEST_CASE("PGN layout variants: no result marker, CRLF, byte order mark, move numbers", "[book][pgn]") {
     std::istringstream in(
         "\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1.e4 e5 2.Nf3\r\n"  // no result marker: the next tag ends the game
-        "[Event \"b\"]\n1... e5 2. Nf3 1/2-1/2 "                 // starts with Black's move number
-        "1. c4 12... e5 0-1\n"                                    // no tags at all
-        "[Event \"c\"]\n1. a3");                                  // end of file, no marker
+        "[Event \"b\"]\n1... e5 2. Nf3 1/2-1/2 "              // starts with Black's move number
+        "1. c4 12... e5 0-1\n"                                // no tags at all
+        "[Event \"c\"]\n1. a3");                              // end of file, no marker
     PgnReader reader(in);
     PgnGame game;
     REQUIRE(reader.next(game) == Status::GAME);
@@ -177,9 +177,15 @@ TEST_CASE("damaged PGN text never hangs or crashes the reader", "[book][pgn]") {
             size_t at = rng() % (text.size() + 1);
             char c = alphabet[rng() % alphabet.size()];
             switch (rng() % 3) {
-            case 0: text.insert(text.begin() + at, c); break;
-            case 1: if (at < text.size()) text[at] = c; break;
-            default: if (at < text.size()) text.erase(at, 1 + rng() % 5); break;
+                case 0:
+                    text.insert(text.begin() + at, c);
+                    break;
+                case 1:
+                    if (at < text.size()) text[at] = c;
+                    break;
+                default:
+                    if (at < text.size()) text.erase(at, 1 + rng() % 5);
+                    break;
             }
         }
         std::istringstream in(text);

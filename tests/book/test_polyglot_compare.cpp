@@ -45,7 +45,8 @@ std::string test_pgn() {
         for (size_t copy = 0; copy <= i % 4; ++copy) {  // 1 to 4 copies, each with its own result
             const char* result = results[(i + copy * 3) % 4];
             pgn << "[Event \"compare " << ++number << "\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"" << result
-                << "\"]\n\n" << MOVETEXTS[i] << " " << result << "\n\n";
+                << "\"]\n\n"
+                << MOVETEXTS[i] << " " << result << "\n\n";
         }
     }
     return pgn.str();
@@ -90,8 +91,7 @@ TEST_CASE("pythia book build makes the book polyglot make-book makes", "[book][p
                 0);
         std::filesystem::remove(dir.file("polyglot.bin"));
         // Polyglot exits with 0 even when it stops on an error, so the file itself must show it worked.
-        run(std::string(POLYGLOT) + " make-book -pgn " + pgn + " -bin " + dir.file("polyglot.bin") + " " +
-                    theirs);
+        run(std::string(POLYGLOT) + " make-book -pgn " + pgn + " -bin " + dir.file("polyglot.bin") + " " + theirs);
         REQUIRE(std::filesystem::exists(dir.file("polyglot.bin")));
         auto pythia_rows = rows_of(dir.file("pythia.bin")), polyglot_rows = rows_of(dir.file("polyglot.bin"));
         CHECK(pythia_rows.size() > 10);

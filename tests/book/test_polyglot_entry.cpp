@@ -73,10 +73,10 @@ TEST_CASE("decoding turns king-takes-rook into castling and checks legality", "[
     CHECK(capture.kind() == Move::EN_PASSANT);
 
     Position start;
-    CHECK_FALSE(decode_polyglot_move(start, SQ_E5 | SQ_E2 << 6));              // not a legal move
-    CHECK_FALSE(decode_polyglot_move(start, 0x031C | 0x8000));                 // unused bit set
-    CHECK_FALSE(decode_polyglot_move(start, 0x031C | 4 << 12));                // promotion bits on e2e4
-    CHECK_FALSE(decode_polyglot_move(start, 0));                               // a1a1
+    CHECK_FALSE(decode_polyglot_move(start, SQ_E5 | SQ_E2 << 6));  // not a legal move
+    CHECK_FALSE(decode_polyglot_move(start, 0x031C | 0x8000));     // unused bit set
+    CHECK_FALSE(decode_polyglot_move(start, 0x031C | 4 << 12));    // promotion bits on e2e4
+    CHECK_FALSE(decode_polyglot_move(start, 0));                   // a1a1
 }
 
 TEST_CASE("every legal move survives encoding and decoding", "[book][format]") {

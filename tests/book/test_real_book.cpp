@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "book/opening_book.h"
 #include "book/book_settings.h"
+#include "book/opening_book.h"
 #include "book_test_util.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
