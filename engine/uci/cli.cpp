@@ -11,6 +11,7 @@
 
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
+#include "engine/uci/book_command.h"
 #include "engine/uci/logging.h"
 #include "engine/uci/uci.h"
 
@@ -71,6 +72,7 @@ struct Subcommand {
 const std::vector<Subcommand>& subcommands() {
     static const std::vector<Subcommand> table = {
         {"perft", "perft <depth> [FEN] [--divide]   count the leaves of the legal move tree", perft_command},
+        {"book", "book probe|build ...               opening book: a position's moves; a book from PGN", book_command},
     };
     return table;
 }

@@ -5,7 +5,7 @@ PYTHIA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 # Packages the build needs, and those only the tests need (reference tablebase probers).
 BUILD_PACKAGES=(build-essential cmake catch2 libspdlog-dev libfmt-dev libxxhash-dev liblz4-dev)
-TEST_PACKAGES=(libgaviotatb-dev gaviotatb libfathom-dev)
+TEST_PACKAGES=(libgaviotatb-dev gaviotatb libfathom-dev polyglot gnuchess-book)
 
 log() { printf '[pythia] %s\n' "$*" >&2; }
 
@@ -43,7 +43,9 @@ sources_newer_than() {
 # binary is newer than every source file.
 build_preset() {
     local preset="$1" dir="$PYTHIA_ROOT/build/$1"
-    if [ "$preset" = release ] && ! sources_newer_than "$dir/pythia"; then
+    # The default opening book is made from book/openings.pgn by the build: a newer PGN rebuilds too.
+    if [ "$preset" = release ] && ! sources_newer_than "$dir/pythia" &&
+        ! [ "$PYTHIA_ROOT/book/openings.pgn" -nt "$dir/book/pythia.bin" ]; then
         return 0
     fi
     if [ ! -f "$dir/CMakeCache.txt" ]; then

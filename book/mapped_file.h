@@ -1,0 +1,36 @@
+// A whole file mapped read-only into memory (POSIX mmap), released when the object dies.
+// The mapping reflects the file: a file shortened by another program while mapped makes reads
+// beyond its new end fault (SIGBUS), so books are replaced by rename, never rewritten in place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace pythia {
+
+class MappedFile {
+public:
+    MappedFile() = default;
+    ~MappedFile() { close(); }
+    MappedFile(MappedFile&& other) noexcept { *this = std::move(other); }
+    MappedFile& operator=(MappedFile&& other) noexcept;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    // Maps `path`. On failure returns false, leaves the object closed and, when `error` is
+    // given, stores a message naming the file and the reason. An empty file cannot be mapped
+    // and is reported as such.
+    bool open(const std::string& path, std::string* error = nullptr);
+    void close();
+
+    bool is_open() const { return data_ != nullptr; }
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+}  // namespace pythia
