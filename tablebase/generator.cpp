@@ -3,28 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 
-#include "tablebase/tb_board.h"
+#include "tablebase/move_values.h"
 
 namespace pythia::tb {
 
 namespace {
 
 constexpr uint8_t ESCAPE = 0xFF;  // counter value of a position that can never be lost
-
-// The value of a move's successor as seen by the mover, one ply further away.
-Value dtm_from_mover(Value successor) {
-    if (is_loss(successor)) return win_in(distance_of(successor) + 1);
-    if (is_win(successor)) return loss_in(distance_of(successor) + 1);
-    return VALUE_UNKNOWN;
-}
-
-// Orders DTM values from the side to move's view: quick wins, then draws, then slow losses.
-int dtm_rank(Value v) {
-    if (is_win(v)) return 100000 - distance_of(v);
-    if (is_loss(v)) return -100000 + distance_of(v);
-    return 0;
-}
 
 // Number of board symmetries that leave the position unchanged (1 or 2 for pawnless tables,
 // whose canonical white king square lies in the a1-d1-d4 triangle). Only a reflection in a
@@ -43,17 +30,43 @@ int stabilizer_size(const PieceOn* pieces, int n) {
     return 2;
 }
 
+// A position whose value may change because one of its successors was just decided.
+struct Predecessor {
+    uint32_t r;        // slice-relative index
+    uint8_t mover;     // side to move in the predecessor
+    uint8_t winning;   // the predecessor wins by this move (the successor is lost)
+    uint8_t weight;    // its symmetry weight for the move counter
+};
+
 // One metric's solving state for a slice.
 struct Metric {
     Value* values[COLOR_NB];
     uint8_t* counts[COLOR_NB];
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
+    std::vector<Predecessor> preds;              // scratch for solve()
+
+    // Takes over another (per-thread) state's scheduled positions.
+    void absorb(Metric& other) {
+        mates.insert(mates.end(), other.mates.begin(), other.mates.end());
+        if (buckets.size() < other.buckets.size()) buckets.resize(other.buckets.size());
+        for (size_t d = 0; d < other.buckets.size(); ++d)
+            buckets[d].insert(buckets[d].end(), other.buckets[d].begin(), other.buckets[d].end());
+    }
 
     void schedule(uint32_t pos, int distance) {
         if (buckets.size() <= size_t(distance)) buckets.resize(distance + 1);
         buckets[distance].push_back(pos);
     }
+};
+
+// How to look up the successor of a conversion: which table, whether colours are exchanged,
+// and for each of the target table's slots, the slot of this table the piece comes from.
+struct ConversionPlan {
+    const TableValues* table = nullptr;  // nullptr: bare kings, a draw
+    bool flip = false;
+    int n = 0;
+    int8_t source[MAX_PIECES] = {};
 };
 
 class Generator {
@@ -65,6 +78,7 @@ public:
           options_(options) {}
 
     std::shared_ptr<TableValues> run() {
+        prepare_plans();
         const uint64_t size = index_.size();
         for (Color c : {WHITE, BLACK}) {
             table_->dtm[c].assign(size, VALUE_ILLEGAL);
@@ -76,6 +90,8 @@ public:
         counts_dtz_[WHITE].resize(slice_size);
         counts_dtz_[BLACK].resize(slice_size);
 
+        const auto start = std::chrono::steady_clock::now();
+        auto last_report = start;
         for (int slice = 0; slice < index_.num_slices(); ++slice) {
             const uint64_t base = uint64_t(slice) * slice_size;
             Metric dtm, dtz;
@@ -86,13 +102,121 @@ public:
                 dtz.counts[c] = counts_dtz_[c].data();
             }
             initialise_slice(base, dtm, dtz);
-            solve(base, dtm);
-            solve(base, dtz);
+            // The two metrics are independent: solve them side by side.
+            run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) { solve(base, which == 0 ? dtm : dtz); });
+
+            auto now = std::chrono::steady_clock::now();
+            if (options_.progress && (now - last_report > std::chrono::seconds(5) || slice + 1 == index_.num_slices())) {
+                last_report = now;
+                double seconds = std::chrono::duration<double>(now - start).count();
+                options_.progress(index_.material().name() + ": slice " + std::to_string(slice + 1) + "/" +
+                                  std::to_string(index_.num_slices()) + ", " + std::to_string(int(seconds)) + " s");
+            }
         }
         return table_;
     }
 
 private:
+    // Runs job(0..jobs-1) on up to `threads` threads; rethrows the first exception.
+    template <typename Job>
+    static void run_parallel(int threads, int jobs, Job&& job) {
+        if (threads <= 1 || jobs <= 1) {
+            for (int j = 0; j < jobs; ++j) job(j);
+            return;
+        }
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> errors(jobs);
+        for (int j = 0; j < jobs; ++j)
+            pool.emplace_back([&, j] {
+                try {
+                    job(j);
+                } catch (...) {
+                    errors[j] = std::current_exception();
+                }
+            });
+        for (auto& t : pool) t.join();
+        for (auto& e : errors)
+            if (e) std::rethrow_exception(e);
+    }
+
+    // Initialises a slice in chunks, one per thread; each chunk schedules into its own lists.
+    void initialise_slice(uint64_t base, Metric& dtm, Metric& dtz) const {
+        const uint64_t n = index_.slice_size();
+        const int chunks = std::max(1, std::min<int>(options_.threads, int(n / 4096) + 1));
+        std::vector<Metric> local_dtm(chunks, dtm), local_dtz(chunks, dtz);
+        run_parallel(chunks, chunks, [&](int c) {
+            initialise_range(base, n * c / chunks, n * (c + 1) / chunks, local_dtm[c], local_dtz[c]);
+        });
+        for (int c = 0; c < chunks; ++c) {
+            dtm.absorb(local_dtm[c]);
+            dtz.absorb(local_dtz[c]);
+        }
+    }
+
+    static int promo_index(PieceType promo) { return promo == NO_PIECE_TYPE ? 0 : QUEEN - promo + 1; }
+
+    // One plan per (captured slot, moving slot, promotion): every conversion of this table.
+    void prepare_plans() {
+        const int n = index_.num_slots();
+        for (int captured = -1; captured < n; ++captured)
+            for (int mover = 0; mover < n; ++mover)
+                for (PieceType promo : {NO_PIECE_TYPE, QUEEN, ROOK, BISHOP, KNIGHT}) {
+                    if (captured == mover || (captured >= 0 && index_.slot(captured).type == KING)) continue;
+                    if (promo != NO_PIECE_TYPE && index_.slot(mover).type != PAWN) continue;
+                    ConversionPlan& plan = plans_[captured + 1][mover][promo_index(promo)];
+                    PieceOn after[MAX_PIECES];
+                    int8_t from_slot[MAX_PIECES];
+                    int k = 0;
+                    Material m;
+                    for (int i = 0; i < n; ++i) {
+                        if (i == captured) continue;
+                        PieceType t = i == mover && promo != NO_PIECE_TYPE ? promo : index_.slot(i).type;
+                        after[k] = {index_.slot(i).color, t, SQ_A1};
+                        from_slot[k++] = int8_t(i);
+                        m.set_count(index_.slot(i).color, t, m.count(index_.slot(i).color, t) + 1);
+                    }
+                    plan.n = k;
+                    if (k == 2) continue;  // bare kings
+                    plan.flip = !m.is_normalized();
+                    const Material target = m.normalized();
+                    plan.table = target == index_.material() ? table_.get() : subtables_.find(target);
+                    if (!plan.table)
+                        throw std::runtime_error("generating " + index_.material().name() + " needs table " +
+                                                 target.name() + ", which is not loaded");
+                    // Each piece goes to the next free slot of its (colour, type) group.
+                    const TableIndex& ti = plan.table->index;
+                    bool used[MAX_PIECES] = {};
+                    for (int j = 0; j < k; ++j) {
+                        Color c = plan.flip ? ~after[j].color : after[j].color;
+                        for (int t = 0; t < ti.num_slots(); ++t)
+                            if (!used[t] && ti.slot(t).color == c && ti.slot(t).type == after[j].type) {
+                                used[t] = true;
+                                plan.source[t] = from_slot[j];
+                                break;
+                            }
+                    }
+                }
+    }
+
+    // Values after a conversion `m` from placement p (side `us` to move), for the opponent.
+    void lookup_conversion(const Placement& p, const TbMove& m, Color us, Value& dtm, Value& dtz) const {
+        const ConversionPlan& plan = plans_[m.captured_slot + 1][m.slot][promo_index(m.promotion)];
+        if (!plan.table) {
+            dtm = dtz = VALUE_UNKNOWN;
+            return;
+        }
+        Placement q;
+        for (int t = 0; t < plan.n; ++t) {
+            int s = plan.source[t];
+            Square sq = s == m.slot ? m.to : p[s];
+            q[t] = plan.flip ? flip_rank(sq) : sq;
+        }
+        const uint64_t idx = plan.table->index.encode(q);
+        const Color stm = plan.flip ? us : ~us;
+        dtm = plan.table->dtm[stm][idx];
+        dtz = plan.table->dtz[stm][idx];
+    }
+
     // Values of a successor position: in this table (an earlier slice) or in a subtable.
     void lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
         Material m;
@@ -109,50 +233,9 @@ private:
                                      m.normalized().name() + ", which is not loaded");
     }
 
-    // The value, for the side to move, of the position after a double step, where the side to
-    // move may also capture en passant: the better of the stored position and the captures.
-    void with_en_passant(const PieceOn* after, int n, Color stm, Square ep_square, Square pawn_sq, Value& dtm,
-                         int& wdl) const {
-        TbBoard z;
-        z.n = n;
-        for (int i = 0; i < n; ++i) z.pieces[i] = after[i];
-        z.rebuild();
-        Bitboard capturers = pawn_attacks(~stm, ep_square) & z.by_color[stm] & z.by_type[PAWN];
-        if (!capturers) return;
-
-        bool any_ep = false;
-        Value best_dtm = VALUE_UNKNOWN;
-        int best_wdl = -3;
-        while (capturers) {
-            Square from = pop_lsb(capturers);
-            Bitboard occ = (z.all ^ square_bb(from) ^ square_bb(pawn_sq)) | square_bb(ep_square);
-            if (z.attacked(z.king(stm), ~stm, occ, square_bb(pawn_sq))) continue;
-            PieceOn next[MAX_PIECES];
-            int k = 0;
-            for (int i = 0; i < n; ++i) {
-                if (after[i].square == pawn_sq) continue;
-                next[k] = after[i];
-                if (after[i].square == from) next[k].square = ep_square;
-                ++k;
-            }
-            Value sdtm, sdtz;
-            lookup(next, k, ~stm, sdtm, sdtz);
-            Value v = dtm_from_mover(sdtm);
-            if (!any_ep || dtm_rank(v) > dtm_rank(best_dtm)) best_dtm = v;
-            best_wdl = std::max(best_wdl, -wdl_of_dtz(sdtz));
-            any_ep = true;
-        }
-        if (!any_ep) return;
-        // Without its en passant right the position may have had no move at all.
-        bool other_moves = for_each_legal_move(z, stm, [](const TbMove&) {}) > 0;
-        if (!other_moves || dtm_rank(best_dtm) > dtm_rank(dtm)) dtm = best_dtm;
-        if (!other_moves || best_wdl > wdl) wdl = best_wdl;
-    }
-
-    void initialise_slice(uint64_t base, Metric& dtm, Metric& dtz) {
-        const uint64_t n = index_.slice_size();
+    void initialise_range(uint64_t base, uint64_t begin, uint64_t end, Metric& dtm, Metric& dtz) const {
         const bool pawnless = !index_.has_pawns();
-        for (uint64_t r = 0; r < n; ++r) {
+        for (uint64_t r = begin; r < end; ++r) {
             Placement p;
             if (!index_.decode(base + r, p)) {
                 for (Color c : {WHITE, BLACK}) {
@@ -181,13 +264,14 @@ private:
                         return;
                     }
                     Value sdtm, sdtz;
-                    lookup(after, k, ~us, sdtm, sdtz);
+                    lookup_conversion(p, m, us, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
                     if (m.double_step) {
                         // The opponent's view: negate, improve with en passant, negate back.
-                        Value opp_dtm = sdtm;
-                        with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, opp_dtm, wdl);
-                        sdtm = opp_dtm;
+                        improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl,
+                                                [this](const PieceOn* pcs, int np, Color side, Value& a, Value& b) {
+                                                    lookup(pcs, np, side, a, b);
+                                                });
                     }
                     if (is_loss(sdtm)) better_win(win_dtm, distance_of(sdtm) + 1);
                     else if (is_win(sdtm)) seed_dtm = std::max(seed_dtm, distance_of(sdtm) + 1);
@@ -235,7 +319,7 @@ private:
     }
 
     // Retrograde solving of one metric in a slice, by increasing distance.
-    void solve(uint64_t base, Metric& m) {
+    void solve(uint64_t base, Metric& m) const {
         const bool pawnless = !index_.has_pawns();
         std::vector<uint32_t> frontier = std::move(m.mates), next;
         for (int d = 0; d < int(m.buckets.size()) || !frontier.empty(); ++d) {
@@ -251,59 +335,16 @@ private:
                 std::vector<uint32_t>().swap(m.buckets[d]);
             }
             next.clear();
-            for (uint32_t pos : frontier) {
-                const Color stm = Color(pos & 1);
-                const uint64_t r = pos >> 1;
-                const bool lost = is_loss(m.values[stm][r]);
-                Placement p;
-                index_.decode(base + r, p);
-                TbBoard b;
-                b.set(index_, p);
-                const Color mover = ~stm;  // the side that moved into this position
-                for (int i = 0; i < b.n; ++i) {
-                    if (b.pieces[i].color != mover || b.pieces[i].type == PAWN) continue;
-                    const Square at = b.pieces[i].square;
-                    Bitboard origins = attacks_bb(b.pieces[i].type, at, b.all) & ~b.all;
-                    if (b.pieces[i].type == KING) origins &= ~king_attacks(b.king(stm));  // kings never touch
-                    while (origins) {
-                        Placement q = p;
-                        q[i] = pop_lsb(origins);
-                        const uint64_t qr = index_.encode(q) - base;
-                        Value& v = m.values[mover][qr];
-                        if (v == VALUE_ILLEGAL) continue;
-                        const Value kind = v & KIND_MASK;
-                        if (lost) {
-                            // The predecessor wins by moving here.
-                            if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED ||
-                                (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
-                                v = win_in(d + 1);
-                                next.push_back(uint32_t(qr * 2 + mover));
-                            }
-                        } else if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED) {
-                            // One more of the predecessor's moves is known to lose.
-                            uint8_t& c = m.counts[mover][qr];
-                            if (c == ESCAPE) continue;
-                            int weight = 1;
-                            if (pawnless) {
-                                PieceOn pcs[MAX_PIECES];
-                                for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, q[j]};
-                                weight = stabilizer_size(pcs, b.n);
-                            }
-                            if (c < weight)
-                                throw std::logic_error("move counter underflow in " + index_.material().name());
-                            c = uint8_t(c - weight);
-                            if (c) continue;
-                            int loss = std::max(d + 1, kind == KIND_LOSS_SEED ? distance_of(v) : 0);
-                            if (loss == d + 1) {
-                                v = loss_in(loss);
-                                next.push_back(uint32_t(qr * 2 + mover));
-                            } else {
-                                v = Value(KIND_PENDING_LOSS | loss);
-                                m.schedule(uint32_t(qr * 2 + mover), loss);
-                            }
-                        }
-                    }
-                }
+            // The frontier is worked through in batches: first every predecessor's index is
+            // computed and its memory prefetched, then the predecessors are updated in the same
+            // order. The updates are random accesses into large arrays; prefetching a batch
+            // keeps many cache misses in flight at once.
+            constexpr size_t BATCH = 64;
+            for (size_t start = 0; start < frontier.size(); start += BATCH) {
+                m.preds.clear();
+                const size_t end = std::min(frontier.size(), start + BATCH);
+                for (size_t f = start; f < end; ++f) collect_predecessors(base, m, frontier[f], pawnless);
+                for (const Predecessor& pr : m.preds) update_predecessor(m, pr, d, next);
             }
             std::swap(frontier, next);
         }
@@ -316,11 +357,77 @@ private:
             }
     }
 
+    // Appends the predecessors of a frontier position (un-moves of the side that just moved,
+    // without uncapturing; pawns never move inside a slice) and prefetches their entries.
+    void collect_predecessors(uint64_t base, Metric& m, uint32_t pos, bool pawnless) const {
+        const Color stm = Color(pos & 1);
+        const uint64_t r = pos >> 1;
+        const bool lost = is_loss(m.values[stm][r]);
+        Placement p;
+        index_.decode(base + r, p);
+        TbBoard b;
+        b.set(index_, p);
+        const Color mover = ~stm;
+        for (int i = 0; i < b.n; ++i) {
+            if (b.pieces[i].color != mover || b.pieces[i].type == PAWN) continue;
+            const Square at = b.pieces[i].square;
+            Bitboard origins = attacks_bb(b.pieces[i].type, at, b.all) & ~b.all;
+            if (b.pieces[i].type == KING) origins &= ~king_attacks(b.king(stm));  // kings never touch
+            while (origins) {
+                const Square to = pop_lsb(origins);
+                const uint64_t qr = index_.encode_moved(base + r, p, i, to) - base;
+                uint8_t weight = 1;
+                // Only a reflection in a diagonal through the white king can fix a position.
+                const Square wk = i == 0 ? to : p[0];
+                if (pawnless && !lost && (file_of(wk) == rank_of(wk) || file_of(wk) + rank_of(wk) == 7)) {
+                    PieceOn pcs[MAX_PIECES];
+                    for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, j == i ? to : p[j]};
+                    weight = uint8_t(stabilizer_size(pcs, b.n));
+                }
+                __builtin_prefetch(&m.values[mover][qr], 1);
+                if (!lost) __builtin_prefetch(&m.counts[mover][qr], 1);
+                m.preds.push_back({uint32_t(qr), uint8_t(mover), uint8_t(lost), weight});
+            }
+        }
+    }
+
+    void update_predecessor(Metric& m, const Predecessor& pr, int d, std::vector<uint32_t>& next) const {
+        const Color mover = Color(pr.mover);
+        Value& v = m.values[mover][pr.r];
+        if (v == VALUE_ILLEGAL) return;
+        const Value kind = v & KIND_MASK;
+        const uint32_t pos = pr.r * 2 + mover;
+        if (pr.winning) {
+            // The predecessor wins by moving here.
+            if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED || (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
+                v = win_in(d + 1);
+                next.push_back(pos);
+            }
+            return;
+        }
+        if (kind != VALUE_UNKNOWN && kind != KIND_LOSS_SEED) return;
+        // One more of the predecessor's moves is known to lose.
+        uint8_t& c = m.counts[mover][pr.r];
+        if (c == ESCAPE) return;
+        if (c < pr.weight) throw std::logic_error("move counter underflow in " + index_.material().name());
+        c = uint8_t(c - pr.weight);
+        if (c) return;
+        const int loss = std::max(d + 1, kind == KIND_LOSS_SEED ? distance_of(v) : 0);
+        if (loss == d + 1) {
+            v = loss_in(loss);
+            next.push_back(pos);
+        } else {
+            v = Value(KIND_PENDING_LOSS | loss);
+            m.schedule(pos, loss);
+        }
+    }
+
     std::shared_ptr<TableValues> table_;
     const TableIndex& index_;
     const TableSet& subtables_;
     GenerationOptions options_;
     std::vector<uint8_t> counts_dtm_[COLOR_NB], counts_dtz_[COLOR_NB];
+    ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];
 };
 
 }  // namespace

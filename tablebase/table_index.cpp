@@ -1,6 +1,7 @@
 #include "tablebase/table_index.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace pythia::tb {
@@ -37,7 +38,11 @@ struct Tables {
         for (int w = 0; w < 64; ++w) {
             if (!in_triangle(Square(w))) continue;
             for (int b = 0; b < 64; ++b) {
-                if (w == b || distance(Square(w), Square(b)) <= 1) continue;
+                // Kings on the same or neighbouring squares (Chebyshev distance; the core's
+                // distance table may not be built yet during static initialisation).
+                if (std::max(std::abs(file_of(Square(w)) - file_of(Square(b))),
+                             std::abs(rank_of(Square(w)) - rank_of(Square(b)))) <= 1)
+                    continue;
                 if (on_diagonal(Square(w)) && above_diagonal(Square(b))) continue;
                 kk_squares[n][0] = Square(w);
                 kk_squares[n][1] = Square(b);
@@ -52,10 +57,33 @@ struct Tables {
     static bool above_diagonal(Square s) { return rank_of(s) > file_of(s); }
 };
 
-const Tables& tables() {
-    static const Tables t;
-    return t;
-}
+// Built once at start-up; read without a guard on every index computation.
+const Tables TABLES;
+inline const Tables& tables() { return TABLES; }
+
+// Unranking of small combinations by table lookup (k = 2, 3 over 64 or 48 values), the
+// hot path of decoding.
+struct UnrankTables {
+    std::vector<std::array<uint8_t, 3>> by_k_n[4][2];  // [k][n == 64 ? 0 : 1]
+    UnrankTables() {
+        for (int k = 2; k <= 3; ++k)
+            for (int which = 0; which < 2; ++which) {
+                int n = which == 0 ? 64 : 48;
+                auto& t = by_k_n[k][which];
+                t.resize(TABLES.binom[n][k]);
+                // Enumerate combinations in colex order: rank increases with the largest value.
+                int v[3];
+                for (v[2] = 0; v[2] < n; ++v[2])
+                    for (v[1] = 0; v[1] < (k == 3 ? v[2] : n); ++v[1])
+                        for (v[0] = 0; v[0] < v[1]; ++v[0]) {
+                            if (k == 2 && v[2] != 0) continue;
+                            uint64_t r = TABLES.binom[v[0]][1] + TABLES.binom[v[1]][2] + (k == 3 ? TABLES.binom[v[2]][3] : 0);
+                            t[r] = {uint8_t(v[0]), uint8_t(v[1]), uint8_t(v[2])};
+                        }
+            }
+    }
+};
+const UnrankTables UNRANK;
 
 // Colex rank of k sorted values: sum of C(v_i, i + 1).
 uint64_t rank_combination(const Square* sorted, int k, int offset) {
@@ -67,6 +95,15 @@ uint64_t rank_combination(const Square* sorted, int k, int offset) {
 
 // Inverse of rank_combination over values [0, n).
 void unrank_combination(uint64_t r, int k, int n, Square* out, int offset) {
+    if (k == 1) {
+        out[0] = Square(r + offset);
+        return;
+    }
+    if (k <= 3 && (n == 64 || n == 48)) {
+        const auto& e = UNRANK.by_k_n[k][n == 64 ? 0 : 1][r];
+        for (int i = 0; i < k; ++i) out[i] = Square(e[i] + offset);
+        return;
+    }
     const auto& T = tables();
     int hi = n;  // values are strictly below hi
     for (int i = k - 1; i >= 0; --i) {
@@ -109,6 +146,13 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
         }
     has_pawns_ = !pawn_groups_.empty();
     for (const Group& g : piece_groups_) rest_size_ *= T.binom[64][g.count];
+    for (int& g : group_of_slot_) g = -1;
+    uint64_t weight = 1;
+    for (int gi = int(piece_groups_.size()) - 1; gi >= 0; --gi) {
+        group_weight_[gi] = weight;
+        weight *= T.binom[64][piece_groups_[gi].count];
+        for (int i = 0; i < piece_groups_[gi].count; ++i) group_of_slot_[piece_groups_[gi].first_slot + i] = gi;
+    }
 
     if (!has_pawns_) {
         slice_size_ = 462 * rest_size_;
@@ -231,6 +275,37 @@ uint64_t TableIndex::encode(const Placement& squares) const {
     }
     int32_t slice = slice_of_key_[key];
     return uint64_t(slice) * slice_size_ + (uint64_t(p[0]) * 64 + p[1]) * rest_size_ + encode_rest(p, 0);
+}
+
+uint64_t TableIndex::encode_moved(uint64_t index, const Placement& canonical, int slot, Square to) const {
+    const Square from = canonical[slot];
+    if (slot < 2) {
+        // A king: pawn tables keep their orientation (the pawns decide it); pawnless tables may
+        // need another symmetry.
+        if (!has_pawns_) {
+            Placement moved = canonical;
+            moved[slot] = to;
+            return encode(moved);
+        }
+        const uint64_t weight = slot == 0 ? 64 * rest_size_ : rest_size_;
+        return index + (int64_t(to) - int64_t(from)) * int64_t(weight);
+    }
+    if (!has_pawns_ && Tables::on_diagonal(canonical[0]) && Tables::on_diagonal(canonical[1])) {
+        Placement moved = canonical;  // the diagonal twins are told apart by the other pieces
+        moved[slot] = to;
+        return encode(moved);
+    }
+    const int gi = group_of_slot_[slot];
+    const Group& g = piece_groups_[gi];
+    Square before[MAX_PIECES], after[MAX_PIECES];
+    for (int i = 0; i < g.count; ++i) {
+        before[i] = canonical[g.first_slot + i];
+        after[i] = g.first_slot + i == slot ? to : before[i];
+    }
+    sort_small(before, g.count);
+    sort_small(after, g.count);
+    const int64_t delta = int64_t(rank_combination(after, g.count, 0)) - int64_t(rank_combination(before, g.count, 0));
+    return index + delta * int64_t(group_weight_[gi]);
 }
 
 bool TableIndex::decode(uint64_t index, Placement& squares) const {

@@ -52,6 +52,11 @@ public:
     // another index); such entries are "don't care".
     bool decode(uint64_t index, Placement& squares) const;
 
+    // The index after moving the piece in `slot` to the empty square `to`, given the canonical
+    // placement of `index` (as decode returns it). The slot must not be a pawn. Much faster than
+    // encode: most moves only shift one term of the index.
+    uint64_t encode_moved(uint64_t index, const Placement& canonical, int slot, Square to) const;
+
     // Slices (pawn tables; a pawnless table is one slice).
     int num_slices() const { return int(slice_pawns_.size()); }
     uint64_t slice_size() const { return slice_size_; }
@@ -74,6 +79,8 @@ private:
     std::vector<Group> piece_groups_;  // non-king, non-pawn groups (and pawn groups in pawnless... none)
     std::vector<Group> pawn_groups_;   // pawn groups, white first
     uint64_t rest_size_ = 1;           // product of the piece groups' combination counts
+    int group_of_slot_[MAX_PIECES];    // index into piece_groups_, or -1 (kings, pawns)
+    uint64_t group_weight_[MAX_PIECES] = {};  // weight of each piece group's rank in the index
     uint64_t slice_size_ = 0;
     uint64_t size_ = 0;
 

@@ -3,6 +3,8 @@
 // positions have neither (en passant is handled where a double step is made).
 #pragma once
 
+#include <string>
+
 #include "engine/core/bitboard.h"
 #include "tablebase/table_set.h"
 
@@ -48,6 +50,30 @@ struct TbBoard {
         return -1;
     }
 };
+
+// FEN of a table position (no castling, no en passant, clocks 0 1).
+inline std::string to_fen(const TbBoard& b, Color stm) {
+    char grid[64];
+    for (char& c : grid) c = 0;
+    for (int i = 0; i < b.n; ++i) grid[b.pieces[i].square] = " PNBRQK"[b.pieces[i].type] + (b.pieces[i].color == BLACK ? 32 : 0);
+    std::string fen;
+    for (int r = 7; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < 8; ++f) {
+            char c = grid[r * 8 + f];
+            if (!c) {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + empty);
+            empty = 0;
+            fen += c;
+        }
+        if (empty) fen += char('0' + empty);
+        if (r) fen += '/';
+    }
+    return fen + (stm == WHITE ? " w - - 0 1" : " b - - 0 1");
+}
 
 // One legal move on a TbBoard, described by slots so that the successor is easy to build.
 struct TbMove {

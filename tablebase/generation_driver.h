@@ -1,0 +1,45 @@
+// Generating a set of tables: dependency order, skipping tables already stored, keeping the
+// tables the next ones need in memory (within a budget) and loading the others from storage.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tablebase/generator.h"
+
+namespace pythia::tb {
+
+// Where tables live between runs (the file layer provides these).
+struct TableStore {
+    // True if the table is stored and passes its checks; `why` says what is wrong otherwise.
+    std::function<bool(const Material&, std::string* why)> present;
+    // Every value of a stored table, or nullptr with `error` set.
+    std::function<std::shared_ptr<TableValues>(const Material&, std::string* error)> load;
+    // Stores a freshly generated table; throws on failure.
+    std::function<void(const TableValues&, double generation_seconds, int threads)> save;
+};
+
+struct DriverOptions {
+    int threads = 1;
+    size_t memory_budget = size_t(12) << 30;  // bytes of tables kept in memory between tables
+    std::function<void(const std::string&)> progress;
+};
+
+struct GeneratedTable {
+    std::string name;
+    double seconds = 0;  // 0 when skipped
+    bool skipped = false;
+};
+
+// Generates `requested` and everything they depend on, in dependency order. Throws
+// std::runtime_error when a table cannot be generated or stored.
+std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
+                                            const DriverOptions& options);
+
+// Bytes of memory a generated table occupies.
+size_t table_memory(const TableValues& t);
+
+}  // namespace pythia::tb

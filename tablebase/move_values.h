@@ -1,0 +1,78 @@
+// The value a move gets from the value of the position it leads to: shared by the generator
+// (conversions), the verifier (every move) and the prober (root moves).
+#pragma once
+
+#include "tablebase/tb_board.h"
+#include "tablebase/value.h"
+
+namespace pythia::tb {
+
+// The successor's value seen by the mover, one ply further away (DTM, and DTZ of a move that
+// does not zero the counter).
+inline Value value_from_mover(Value successor) {
+    if (is_loss(successor)) return win_in(distance_of(successor) + 1);
+    if (is_win(successor)) return loss_in(distance_of(successor) + 1);
+    return VALUE_UNKNOWN;
+}
+
+// DTZ of a zeroing move into a position whose five-valued WDL (the opponent's) is `wdl`.
+inline Value dtz_of_zeroing_move(int wdl) {
+    switch (wdl) {
+    case -2: return win_in(1);
+    case -1: return win_in(101);
+    case 1: return loss_in(101);
+    case 2: return loss_in(1);
+    default: return VALUE_UNKNOWN;
+    }
+}
+
+// Orders values from the side to move's view: quick wins, then draws, then slow losses.
+inline int value_rank(Value v) {
+    if (is_win(v)) return 100000 - distance_of(v);
+    if (is_loss(v)) return -100000 + distance_of(v);
+    return 0;
+}
+
+// A position reached by a double step, with `stm` to move, may also be left by capturing en
+// passant. Improves `dtm` and `wdl` (the stored position's values, from stm's view) with the
+// en passant captures: the better of the stored position and the captures, or the captures
+// alone when the stored position has no other legal move. `lookup(pieces, n, side, dtm, dtz)`
+// gives the values after a capture. Returns true if an en passant capture was legal.
+template <typename Lookup>
+bool improve_with_en_passant(const PieceOn* after, int n, Color stm, Square ep_square, Square pawn_sq, Value& dtm,
+                             int& wdl, Lookup&& lookup) {
+    TbBoard z;
+    z.n = n;
+    for (int i = 0; i < n; ++i) z.pieces[i] = after[i];
+    z.rebuild();
+    Bitboard capturers = pawn_attacks(~stm, ep_square) & z.by_color[stm] & z.by_type[PAWN];
+    bool any = false;
+    Value best_dtm = VALUE_UNKNOWN;
+    int best_wdl = -3;
+    while (capturers) {
+        const Square from = pop_lsb(capturers);
+        const Bitboard occ = (z.all ^ square_bb(from) ^ square_bb(pawn_sq)) | square_bb(ep_square);
+        if (z.attacked(z.king(stm), ~stm, occ, square_bb(pawn_sq))) continue;
+        PieceOn next[MAX_PIECES];
+        int k = 0;
+        for (int i = 0; i < n; ++i) {
+            if (after[i].square == pawn_sq) continue;
+            next[k] = after[i];
+            if (after[i].square == from) next[k].square = ep_square;
+            ++k;
+        }
+        Value sdtm, sdtz;
+        lookup(next, k, ~stm, sdtm, sdtz);
+        const Value v = value_from_mover(sdtm);
+        if (!any || value_rank(v) > value_rank(best_dtm)) best_dtm = v;
+        best_wdl = std::max(best_wdl, -wdl_of_dtz(sdtz));
+        any = true;
+    }
+    if (!any) return false;
+    const bool other_moves = for_each_legal_move(z, stm, [](const TbMove&) {}) > 0;
+    if (!other_moves || value_rank(best_dtm) > value_rank(dtm)) dtm = best_dtm;
+    if (!other_moves || best_wdl > wdl) wdl = best_wdl;
+    return true;
+}
+
+}  // namespace pythia::tb

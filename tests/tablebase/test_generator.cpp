@@ -1,0 +1,173 @@
+// The generator against independent tables: every position of the 3-piece tables and of a few
+// 4-piece tables whose subtables are 3-piece ones, compared with Gaviota (DTM) and Syzygy
+// (WDL exact, DTZ within one ply); published maxima; the verifier; under-promotion.
+#include <catch2/catch.hpp>
+
+#include <iostream>
+#include <map>
+
+#include "engine/core/movegen.h"
+#include "engine/core/notation.h"
+#include "tablebase/generator.h"
+#include "tablebase/tb_board.h"
+#include "tablebase/verifier.h"
+#include "truth.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+
+namespace {
+
+// Generates the named tables (and their 3-piece subtables) once for all test cases.
+const TableSet& generated() {
+    static TableSet set;
+    static bool done = false;
+    if (!done) {
+        GenerationOptions options;
+        options.threads = 2;
+        for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"})
+            set.add(generate_table(*Material::parse(name), set, options));
+        done = true;
+    }
+    return set;
+}
+
+const TableValues& table(const char* name) {
+    const TableValues* t = generated().find(*Material::parse(name));
+    REQUIRE(t);
+    return *t;
+}
+
+// Skips (or, under CI, fails) when the reference tables cannot be loaded.
+bool truth_available() {
+    std::string why;
+    if (truth::init_gaviota(&why) && truth::init_syzygy(&why)) return true;
+    if (truth::running_in_ci()) FAIL("truth tables are required under CI: " << why);
+    std::cout << "PYTHIA_TEST_SKIPPED: " << why << std::endl;
+    return false;
+}
+
+struct Comparison {
+    uint64_t positions = 0, dtm_mismatches = 0, wdl_mismatches = 0, dtz_checked = 0, dtz_mismatches = 0;
+};
+
+// DTM and WDL of every position; DTZ of every dtz_stride-th index only, because fathom's only
+// DTZ entry point (tb_probe_root) costs about half a millisecond a probe.
+Comparison compare_with_truth(const TableValues& t, uint64_t dtz_stride) {
+    Comparison c;
+    for (uint64_t i = 0; i < t.index.size(); ++i) {
+        Placement p;
+        if (!t.index.decode(i, p)) continue;
+        TbBoard b;
+        b.set(t.index, p);
+        for (Color stm : {WHITE, BLACK}) {
+            const Value dtm = t.dtm[stm][i], dtz = t.dtz[stm][i];
+            if (is_illegal(dtm)) continue;
+            ++c.positions;
+            auto g = truth::gaviota_dtm(b.pieces, b.n, stm);
+            const bool mated = is_loss(dtm) && distance_of(dtm) == 0;
+            if (!g || g->plies != signed_distance(dtm) || g->mated != mated) ++c.dtm_mismatches;
+            auto w = truth::syzygy_wdl(b.pieces, b.n, stm);
+            if (!w || *w != wdl_of_dtz(dtz)) ++c.wdl_mismatches;
+            if (i % dtz_stride) continue;
+            ++c.dtz_checked;
+            auto z = truth::syzygy_dtz(b.pieces, b.n, stm);
+            const int ours = signed_distance(dtz);
+            if (!z || std::abs(*z - ours) > 1 || (*z > 0) != (ours > 0) || (*z < 0) != (ours < 0)) ++c.dtz_mismatches;
+        }
+    }
+    return c;
+}
+
+int longest_win_in_moves(const TableValues& t) {
+    int plies = 0;
+    for (Color c : {WHITE, BLACK})
+        for (Value v : t.dtm[c])
+            if (is_win(v)) plies = std::max(plies, distance_of(v));
+    return (plies + 1) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("generated tables equal Gaviota DTM and Syzygy WDL/DTZ everywhere", "[tb][generator][truth]") {
+    if (!truth_available()) return;
+    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"}) {
+        INFO(name);
+        const TableValues& t = table(name);
+        Comparison c = compare_with_truth(t, t.index.size() < 200000 ? 101 : 2003);
+        CHECK(c.positions > 40000);
+        CHECK(c.dtz_checked > 400);
+        CHECK(c.dtm_mismatches == 0);
+        CHECK(c.wdl_mismatches == 0);
+        CHECK(c.dtz_mismatches == 0);
+    }
+}
+
+TEST_CASE("published longest mates are reproduced", "[tb][generator]") {
+    CHECK(longest_win_in_moves(table("KQvK")) == 10);
+    CHECK(longest_win_in_moves(table("KRvK")) == 16);
+    CHECK(longest_win_in_moves(table("KBBvK")) == 19);
+    CHECK(longest_win_in_moves(table("KBNvK")) == 33);
+    CHECK(longest_win_in_moves(table("KPvK")) == 28);
+    CHECK(longest_win_in_moves(table("KQvKR")) == 35);
+    CHECK(longest_win_in_moves(table("KRvKR")) == 19);
+}
+
+TEST_CASE("legal position counts of KRvK match Gaviota's published figures", "[tb][generator]") {
+    // 175,168 placements with White to move and 223,944 with Black to move, counted over the
+    // whole board: expand each stored position by the number of board symmetries it stands for.
+    const TableValues& t = table("KRvK");
+    uint64_t counts[2] = {};
+    for (uint64_t i = 0; i < t.index.size(); ++i) {
+        Placement p;
+        if (!t.index.decode(i, p)) continue;
+        int images = 0;
+        std::vector<std::array<Square, 3>> seen;
+        for (int tr = 0; tr < 8; ++tr) {
+            std::array<Square, 3> img{transform_square(p[0], tr), transform_square(p[1], tr), transform_square(p[2], tr)};
+            if (std::find(seen.begin(), seen.end(), img) == seen.end()) seen.push_back(img), ++images;
+        }
+        for (Color c : {WHITE, BLACK})
+            if (!is_illegal(t.dtm[c][i])) counts[c] += images;
+    }
+    CHECK(counts[WHITE] == 175168);
+    CHECK(counts[BLACK] == 223944);
+}
+
+TEST_CASE("under-promotion: a rook wins where a queen stalemates", "[tb][generator]") {
+    const TableValues& t = table("KPvK");
+    Position pos;
+    REQUIRE(pos.set_fen("8/1P6/8/8/8/8/8/5K1k w - - 0 1"));
+    TbBoard b;
+    PieceOn pcs[3] = {{WHITE, KING, SQ_F1}, {BLACK, KING, SQ_H1}, {WHITE, PAWN, SQ_B7}};
+    uint64_t i = t.index.encode(placement_for(t.index, pcs, 3));
+    CHECK(is_win(t.dtm[WHITE][i]));
+    // After b8=Q Black is stalemated; after b8=R Black is lost.
+    Value q_dtm, q_dtz, r_dtm, r_dtz;
+    PieceOn after_q[3] = {{WHITE, KING, SQ_F1}, {BLACK, KING, SQ_H1}, {WHITE, QUEEN, SQ_B8}};
+    PieceOn after_r[3] = {{WHITE, KING, SQ_F1}, {BLACK, KING, SQ_H1}, {WHITE, ROOK, SQ_B8}};
+    REQUIRE(generated().lookup(after_q, 3, BLACK, q_dtm, q_dtz));
+    REQUIRE(generated().lookup(after_r, 3, BLACK, r_dtm, r_dtz));
+    CHECK(is_draw(q_dtm));
+    CHECK(is_loss(r_dtm));
+    CHECK(distance_of(t.dtm[WHITE][i]) == distance_of(r_dtm) + 1);
+    (void)b;
+}
+
+TEST_CASE("the verifier accepts generated tables and catches a wrong value", "[tb][generator][verify]") {
+    for (const char* name : {"KQvK", "KPvK", "KRvKR"}) {
+        INFO(name);
+        VerifyReport ok = verify_table(table(name), generated(), 2);
+        CHECK(ok.positions > 40000);
+        CHECK(ok.mismatches == 0);
+    }
+    // Shorten one win by two plies: the verifier must notice.
+    TableValues broken = table("KRvK");
+    uint64_t victim = 0;
+    while (!(is_win(broken.dtm[WHITE][victim]) && distance_of(broken.dtm[WHITE][victim]) > 5)) ++victim;
+    broken.dtm[WHITE][victim] = win_in(distance_of(broken.dtm[WHITE][victim]) - 2);
+    VerifyReport bad = verify_table(broken, generated(), 2);
+    CHECK(bad.mismatches >= 1);
+    REQUIRE_FALSE(bad.examples.empty());
+    CHECK(bad.examples[0].find("DTM") != std::string::npos);
+}
