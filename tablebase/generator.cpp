@@ -30,6 +30,10 @@ int stabilizer_size(const PieceOn* pieces, int n) {
     return 2;
 }
 
+// Positions in the solver's lists: slice-relative index, whether it is lost (so that the
+// frontier need not read the value back from a cold cache line) and the side to move.
+inline uint32_t position_id(uint64_t r, Color stm, bool lost) { return uint32_t(r << 2 | uint64_t(lost) << 1 | stm); }
+
 // A position whose value may change because one of its successors was just decided.
 struct Predecessor {
     uint32_t r;        // slice-relative index
@@ -79,6 +83,8 @@ public:
 
     std::shared_ptr<TableValues> run() {
         prepare_plans();
+        if (index_.slice_size() >= (uint64_t(1) << 30))
+            throw std::runtime_error(index_.material().name() + ": slices this large are not supported");
         const uint64_t size = index_.size();
         for (Color c : {WHITE, BLACK}) {
             table_->dtm[c].assign(size, VALUE_ILLEGAL);
@@ -256,18 +262,24 @@ private:
                 bool escape = false;
                 int win_dtm = 0, seed_dtm = 0, win_dtz = 0, seed_dtz = 0;
                 auto better_win = [](int& w, int d) { w = w == 0 ? d : std::min(w, d); };
-                int moves = for_each_legal_move(b, us, [&](const TbMove& m) {
+                // Symmetric successors (pawnless, white king on a diagonal) weigh more; see solve().
+                auto on_diagonal = [](Square s) { return file_of(s) == rank_of(s) || file_of(s) + rank_of(s) == 7; };
+                auto weigh_each = [&](int slot, Square to) {
+                    if (!pawnless) return false;
+                    return slot == 0 ? to == SQ_NONE || on_diagonal(to) : on_diagonal(p[0]);
+                };
+                auto quiet_weight = [&](int slot, Square to) {
                     PieceOn after[MAX_PIECES];
-                    int k = pieces_after(b, m, after);
-                    if (!m.zeroing(b)) {
-                        count += pawnless ? stabilizer_size(after, k) : 1;
-                        return;
-                    }
+                    for (int j = 0; j < b.n; ++j) after[j] = {b.pieces[j].color, b.pieces[j].type, j == slot ? to : p[j]};
+                    return stabilizer_size(after, b.n);
+                };
+                int moves = scan_legal_moves(b, us, count, weigh_each, quiet_weight, [&](const TbMove& m) {
                     Value sdtm, sdtz;
                     lookup_conversion(p, m, us, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
                     if (m.double_step) {
-                        // The opponent's view: negate, improve with en passant, negate back.
+                        PieceOn after[MAX_PIECES];
+                        const int k = pieces_after(b, m, after);
                         improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl,
                                                 [this](const PieceOn* pcs, int np, Color side, Value& a, Value& b) {
                                                     lookup(pcs, np, side, a, b);
@@ -284,12 +296,12 @@ private:
                     default: break;
                     }
                 });
-                const uint32_t pos = uint32_t(r * 2 + us);
+                const uint32_t pos = position_id(r, us, false);
                 if (moves == 0) {
                     if (b.in_check(us)) {
                         dtm.values[us][r] = dtz.values[us][r] = loss_in(0);
-                        dtm.mates.push_back(pos);
-                        dtz.mates.push_back(pos);
+                        dtm.mates.push_back(position_id(r, us, true));
+                        dtz.mates.push_back(position_id(r, us, true));
                     } else {
                         dtm.values[us][r] = dtz.values[us][r] = VALUE_UNKNOWN;  // stalemate
                         dtm.counts[us][r] = dtz.counts[us][r] = ESCAPE;
@@ -326,9 +338,9 @@ private:
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
                 for (uint32_t pos : m.buckets[d]) {
-                    Value& v = m.values[pos & 1][pos >> 1];
+                    Value& v = m.values[pos & 1][pos >> 2];
                     if (v == Value(KIND_PENDING_WIN | d)) v = win_in(d);
-                    else if (v == Value(KIND_PENDING_LOSS | d)) v = loss_in(d);
+                    else if (v == Value(KIND_PENDING_LOSS | d)) v = loss_in(d), pos |= 2;
                     else continue;
                     frontier.push_back(pos);
                 }
@@ -361,8 +373,8 @@ private:
     // without uncapturing; pawns never move inside a slice) and prefetches their entries.
     void collect_predecessors(uint64_t base, Metric& m, uint32_t pos, bool pawnless) const {
         const Color stm = Color(pos & 1);
-        const uint64_t r = pos >> 1;
-        const bool lost = is_loss(m.values[stm][r]);
+        const uint64_t r = pos >> 2;
+        const bool lost = pos & 2;
         Placement p;
         index_.decode(base + r, p);
         TbBoard b;
@@ -396,12 +408,12 @@ private:
         Value& v = m.values[mover][pr.r];
         if (v == VALUE_ILLEGAL) return;
         const Value kind = v & KIND_MASK;
-        const uint32_t pos = pr.r * 2 + mover;
+        const uint32_t won = position_id(pr.r, mover, false), lost = position_id(pr.r, mover, true);
         if (pr.winning) {
             // The predecessor wins by moving here.
             if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED || (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
                 v = win_in(d + 1);
-                next.push_back(pos);
+                next.push_back(won);
             }
             return;
         }
@@ -415,10 +427,10 @@ private:
         const int loss = std::max(d + 1, kind == KIND_LOSS_SEED ? distance_of(v) : 0);
         if (loss == d + 1) {
             v = loss_in(loss);
-            next.push_back(pos);
+            next.push_back(lost);
         } else {
             v = Value(KIND_PENDING_LOSS | loss);
-            m.schedule(pos, loss);
+            m.schedule(won, loss);  // the loss flag is added when the pending value becomes final
         }
     }
 

@@ -152,6 +152,11 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
         group_weight_[gi] = weight;
         weight *= T.binom[64][piece_groups_[gi].count];
         for (int i = 0; i < piece_groups_[gi].count; ++i) group_of_slot_[piece_groups_[gi].first_slot + i] = gi;
+        if (piece_groups_[gi].count == 1) slot_weight_[piece_groups_[gi].first_slot] = int64_t(group_weight_[gi]);
+    }
+    if (has_pawns_) {
+        slot_weight_[0] = int64_t(64 * rest_size_);
+        slot_weight_[1] = int64_t(rest_size_);
     }
 
     if (!has_pawns_) {
@@ -277,7 +282,7 @@ uint64_t TableIndex::encode(const Placement& squares) const {
     return uint64_t(slice) * slice_size_ + (uint64_t(p[0]) * 64 + p[1]) * rest_size_ + encode_rest(p, 0);
 }
 
-uint64_t TableIndex::encode_moved(uint64_t index, const Placement& canonical, int slot, Square to) const {
+uint64_t TableIndex::encode_moved_slow(uint64_t index, const Placement& canonical, int slot, Square to) const {
     const Square from = canonical[slot];
     if (slot < 2) {
         // A king: pawn tables keep their orientation (the pawns decide it); pawnless tables may

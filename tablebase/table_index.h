@@ -55,7 +55,16 @@ public:
     // The index after moving the piece in `slot` to the empty square `to`, given the canonical
     // placement of `index` (as decode returns it). The slot must not be a pawn. Much faster than
     // encode: most moves only shift one term of the index.
-    uint64_t encode_moved(uint64_t index, const Placement& canonical, int slot, Square to) const;
+    uint64_t encode_moved(uint64_t index, const Placement& canonical, int slot, Square to) const {
+        // The common case inline: a piece that is alone of its kind (or a king of a pawn table)
+        // shifts its own term of the index; pawnless tables with both kings on the diagonal
+        // need the full symmetry treatment.
+        const int64_t w = slot_weight_[slot];
+        if (w && !(both_kings_on_diagonal(canonical)))
+            return index + (int64_t(to) - int64_t(canonical[slot])) * w;
+        return encode_moved_slow(index, canonical, slot, to);
+    }
+    uint64_t encode_moved_slow(uint64_t index, const Placement& canonical, int slot, Square to) const;
 
     // Slices (pawn tables; a pawnless table is one slice).
     int num_slices() const { return int(slice_pawns_.size()); }
@@ -69,6 +78,9 @@ private:
     };
 
     uint64_t encode_rest(const Placement& squares, int transform) const;
+    bool both_kings_on_diagonal(const Placement& p) const {
+        return !has_pawns_ && file_of(p[0]) == rank_of(p[0]) && file_of(p[1]) == rank_of(p[1]);
+    }
     void decode_rest(uint64_t rest, Placement& squares) const;
     uint64_t pawn_key(const Placement& squares, bool mirror) const;
 
@@ -81,6 +93,7 @@ private:
     uint64_t rest_size_ = 1;           // product of the piece groups' combination counts
     int group_of_slot_[MAX_PIECES];    // index into piece_groups_, or -1 (kings, pawns)
     uint64_t group_weight_[MAX_PIECES] = {};  // weight of each piece group's rank in the index
+    int64_t slot_weight_[MAX_PIECES] = {};    // index step per square of a slot, 0 if not that simple
     uint64_t slice_size_ = 0;
     uint64_t size_ = 0;
 

@@ -43,6 +43,13 @@ struct TbBoard {
                (rook_attacks(s, occ) & (by_type[ROOK] | by_type[QUEEN]) & them);
     }
     bool in_check(Color c) const { return attacked(king(c), ~c, all); }
+    Bitboard attackers(Square s, Color by) const {
+        const Bitboard them = by_color[by];
+        return ((pawn_attacks(~by, s) & by_type[PAWN]) | (knight_attacks(s) & by_type[KNIGHT]) |
+                (king_attacks(s) & by_type[KING]) | (bishop_attacks(s, all) & (by_type[BISHOP] | by_type[QUEEN])) |
+                (rook_attacks(s, all) & (by_type[ROOK] | by_type[QUEEN]))) &
+               them;
+    }
 
     int slot_on(Square s) const {
         for (int i = 0; i < n; ++i)
@@ -130,6 +137,92 @@ int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
         }
     }
     return count;
+}
+
+// The generator's fast move scan: every legal move of `us`, but the non-zeroing ones (quiet
+// king and piece moves) are only counted, in bulk where possible: `quiet_weight(slot, to)` is
+// called for each of them only when `weigh_each` says so (symmetric positions need weights).
+// `convert(move)` is called for every capture and pawn move. Returns the number of legal moves.
+template <typename Weigh, typename Weight, typename Convert>
+int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh_each, Weight&& quiet_weight,
+                     Convert&& convert) {
+    const Color them = ~us;
+    const Square ksq = b.king(us);
+    const Bitboard ours = b.by_color[us], theirs = b.by_color[them];
+    if (b.attackers(ksq, them)) {
+        // In check: the plain generator, every move one by one.
+        return for_each_legal_move(b, us, [&](const TbMove& m) {
+            if (m.zeroing(b)) convert(m);
+            else quiet_count += weigh_each(m.slot, m.to) ? quiet_weight(m.slot, m.to) : 1;
+        });
+    }
+    Bitboard pinned = 0;
+    Bitboard snipers = (rook_attacks(ksq, theirs) & (b.by_type[ROOK] | b.by_type[QUEEN]) & theirs) |
+                       (bishop_attacks(ksq, theirs) & (b.by_type[BISHOP] | b.by_type[QUEEN]) & theirs);
+    while (snipers) {
+        Square s = pop_lsb(snipers);
+        Bitboard between = between_bb(ksq, s) & b.all & ~square_bb(s);
+        if (between && !more_than_one(between) && (between & ours)) pinned |= between;
+    }
+    int moves = 0;
+    for (int i = 0; i < b.n; ++i) {
+        const PieceOn& pc = b.pieces[i];
+        if (pc.color != us) continue;
+        const Square from = pc.square;
+        if (pc.type == KING) {
+            for (Bitboard t = king_attacks(from) & ~ours; t;) {
+                const Square to = pop_lsb(t);
+                const Bitboard captured = square_bb(to) & theirs;
+                if (b.attacked(to, them, b.all ^ square_bb(from), captured)) continue;
+                ++moves;
+                if (captured) convert(TbMove{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false});
+                else quiet_count += weigh_each(i, to) ? quiet_weight(i, to) : 1;
+            }
+            continue;
+        }
+        const Bitboard allowed = (pinned & square_bb(from)) ? line_bb(ksq, from) : ~0ULL;
+        if (pc.type == PAWN) {
+            const int up = pawn_push(us);
+            const bool promotes = relative_rank(us, from) == RANK_7;
+            auto emit = [&](Square to, int captured_slot, bool dbl) {
+                if (!(allowed & square_bb(to))) return;
+                if (promotes) {
+                    for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) convert(TbMove{i, from, to, captured_slot, promo, false});
+                    moves += 4;
+                } else {
+                    convert(TbMove{i, from, to, captured_slot, NO_PIECE_TYPE, dbl});
+                    ++moves;
+                }
+            };
+            const Square one = from + up;
+            if (!(b.all & square_bb(one))) {
+                emit(one, -1, false);
+                if (relative_rank(us, from) == RANK_2 && !(b.all & square_bb(one + up))) emit(one + up, -1, true);
+            }
+            for (Bitboard c = pawn_attacks(us, from) & theirs; c;) {
+                const Square to = pop_lsb(c);
+                emit(to, b.slot_on(to), false);
+            }
+            continue;
+        }
+        const Bitboard targets = attacks_bb(pc.type, from, b.all) & ~ours & allowed;
+        Bitboard quiet = targets & ~theirs;
+        moves += popcount(quiet);
+        if (weigh_each(i, SQ_NONE)) {
+            while (quiet) {
+                const Square to = pop_lsb(quiet);
+                quiet_count += quiet_weight(i, to);
+            }
+        } else {
+            quiet_count += popcount(quiet);
+        }
+        for (Bitboard c = targets & theirs; c;) {
+            const Square to = pop_lsb(c);
+            convert(TbMove{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false});
+            ++moves;
+        }
+    }
+    return moves;
 }
 
 // The pieces after a move (captured piece removed, promotion applied) in `out`; returns n.
