@@ -66,7 +66,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         const auto start = std::chrono::steady_clock::now();
         std::shared_ptr<TableValues> table = generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        store.save(*table, seconds, options.threads);
+        store.save(*table, subtables, seconds, options.threads);
         report.push_back({m.name(), seconds, false});
         if (options.progress) options.progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
 
