@@ -12,6 +12,7 @@
 #include "tablebase/tb_board.h"
 #include "tablebase/verifier.h"
 #include "truth.h"
+#include "truth_compare.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -47,38 +48,6 @@ bool truth_available() {
     return false;
 }
 
-struct Comparison {
-    uint64_t positions = 0, dtm_mismatches = 0, wdl_mismatches = 0, dtz_checked = 0, dtz_mismatches = 0;
-};
-
-// DTM and WDL of every position; DTZ of every dtz_stride-th index only, because fathom's only
-// DTZ entry point (tb_probe_root) costs about half a millisecond a probe.
-Comparison compare_with_truth(const TableValues& t, uint64_t dtz_stride) {
-    Comparison c;
-    for (uint64_t i = 0; i < t.index.size(); ++i) {
-        Placement p;
-        if (!t.index.decode(i, p)) continue;
-        TbBoard b;
-        b.set(t.index, p);
-        for (Color stm : {WHITE, BLACK}) {
-            const Value dtm = t.dtm[stm][i], dtz = t.dtz[stm][i];
-            if (is_illegal(dtm)) continue;
-            ++c.positions;
-            auto g = truth::gaviota_dtm(b.pieces, b.n, stm);
-            const bool mated = is_loss(dtm) && distance_of(dtm) == 0;
-            if (!g || g->plies != signed_distance(dtm) || g->mated != mated) ++c.dtm_mismatches;
-            auto w = truth::syzygy_wdl(b.pieces, b.n, stm);
-            if (!w || *w != wdl_of_dtz(dtz)) ++c.wdl_mismatches;
-            if (i % dtz_stride) continue;
-            ++c.dtz_checked;
-            auto z = truth::syzygy_dtz(b.pieces, b.n, stm);
-            const int ours = signed_distance(dtz);
-            if (!z || std::abs(*z - ours) > 1 || (*z > 0) != (ours > 0) || (*z < 0) != (ours < 0)) ++c.dtz_mismatches;
-        }
-    }
-    return c;
-}
-
 int longest_win_in_moves(const TableValues& t) {
     int plies = 0;
     for (Color c : {WHITE, BLACK})
@@ -94,7 +63,10 @@ TEST_CASE("generated tables equal Gaviota DTM and Syzygy WDL/DTZ everywhere", "[
     for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"}) {
         INFO(name);
         const TableValues& t = table(name);
-        Comparison c = compare_with_truth(t, t.index.size() < 200000 ? 101 : 2003);
+        truth::CompareOptions options;
+        options.dtz_stride = t.index.size() < 200000 ? 101 : 2003;  // fathom's DTZ probe is slow
+        truth::CompareResult c = truth::compare_table(t, options);
+        for (const auto& e : c.examples) UNSCOPED_INFO(e);
         CHECK(c.positions > 40000);
         CHECK(c.dtz_checked > 400);
         CHECK(c.dtm_mismatches == 0);

@@ -1,0 +1,53 @@
+#include "truth_compare.h"
+
+#include "tablebase/tb_board.h"
+#include "truth.h"
+
+namespace pythia::truth {
+
+using namespace pythia::tb;
+
+CompareResult compare_table(const TableValues& t, const CompareOptions& options) {
+    CompareResult c;
+    auto note = [&](const TbBoard& b, Color stm, const std::string& what) {
+        if (c.examples.size() < 5) c.examples.push_back(to_fen(b, stm) + ": " + what);
+    };
+    const uint64_t stride = std::max<uint64_t>(1, options.stride);
+    const uint64_t dtz_stride = std::max<uint64_t>(1, options.dtz_stride);
+    for (uint64_t i = options.offset % stride; i < t.index.size(); i += stride) {
+        Placement p;
+        if (!t.index.decode(i, p)) continue;
+        TbBoard b;
+        b.set(t.index, p);
+        for (Color stm : {WHITE, BLACK}) {
+            const Value dtm = t.dtm[stm][i], dtz = t.dtz[stm][i];
+            if (is_illegal(dtm)) continue;
+            ++c.positions;
+            auto g = gaviota_dtm(b.pieces, b.n, stm);
+            const bool mated = is_loss(dtm) && distance_of(dtm) == 0;
+            if (!g || g->plies != signed_distance(dtm) || g->mated != mated) {
+                ++c.dtm_mismatches;
+                note(b, stm, "DTM " + std::to_string(signed_distance(dtm)) + (mated ? " (mated)" : "") + ", Gaviota " +
+                                 (g ? std::to_string(g->plies) + (g->mated ? " (mated)" : "") : "none"));
+            }
+            auto w = syzygy_wdl(b.pieces, b.n, stm);
+            if (!w || *w != wdl_of_dtz(dtz)) {
+                ++c.wdl_mismatches;
+                note(b, stm, "WDL " + std::to_string(wdl_of_dtz(dtz)) + ", Syzygy " + (w ? std::to_string(*w) : "none"));
+            }
+            if ((i / stride) % dtz_stride) continue;
+            ++c.dtz_checked;
+            auto z = syzygy_dtz(b.pieces, b.n, stm);
+            const int ours = signed_distance(dtz);
+            if (!z || std::abs(*z - ours) > 1 || (*z > 0) != (ours > 0) || (*z < 0) != (ours < 0)) {
+                ++c.dtz_mismatches;
+                note(b, stm, "DTZ " + std::to_string(ours) + ", Syzygy " + (z ? std::to_string(*z) : "none"));
+            } else if (*z != ours) {
+                ++c.dtz_off_by_one;
+            }
+        }
+    }
+    return c;
+}
+
+}  // namespace pythia::truth
