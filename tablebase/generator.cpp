@@ -42,10 +42,18 @@ struct Predecessor {
     uint8_t weight;    // its symmetry weight for the move counter
 };
 
+// A position's state while its slice is solved: its value and how many of its moves are not
+// yet known to lose (ESCAPE: it can never be lost). One cache line access per update.
+struct Cell {
+    Value value;
+    uint8_t count;
+    uint8_t spare;
+};
+
 // One metric's solving state for a slice.
 struct Metric {
-    Value* values[COLOR_NB];
-    uint8_t* counts[COLOR_NB];
+    Cell* cells[COLOR_NB];   // the slice's working values and counters
+    Value* output[COLOR_NB];  // where the final values of the slice go
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
@@ -91,10 +99,10 @@ public:
             table_->dtz[c].assign(size, VALUE_ILLEGAL);
         }
         const uint64_t slice_size = index_.slice_size();
-        counts_dtm_[WHITE].resize(slice_size);
-        counts_dtm_[BLACK].resize(slice_size);
-        counts_dtz_[WHITE].resize(slice_size);
-        counts_dtz_[BLACK].resize(slice_size);
+        for (Color c : {WHITE, BLACK}) {
+            cells_dtm_[c].resize(slice_size);
+            cells_dtz_[c].resize(slice_size);
+        }
 
         const auto start = std::chrono::steady_clock::now();
         auto last_report = start;
@@ -102,10 +110,10 @@ public:
             const uint64_t base = uint64_t(slice) * slice_size;
             Metric dtm, dtz;
             for (Color c : {WHITE, BLACK}) {
-                dtm.values[c] = table_->dtm[c].data() + base;
-                dtz.values[c] = table_->dtz[c].data() + base;
-                dtm.counts[c] = counts_dtm_[c].data();
-                dtz.counts[c] = counts_dtz_[c].data();
+                dtm.output[c] = table_->dtm[c].data() + base;
+                dtz.output[c] = table_->dtz[c].data() + base;
+                dtm.cells[c] = cells_dtm_[c].data();
+                dtz.cells[c] = cells_dtz_[c].data();
             }
             initialise_slice(base, dtm, dtz);
             // The two metrics are independent: solve them side by side.
@@ -245,17 +253,16 @@ private:
             Placement p;
             if (!index_.decode(base + r, p)) {
                 for (Color c : {WHITE, BLACK}) {
-                    dtm.values[c][r] = dtz.values[c][r] = VALUE_ILLEGAL;
-                    dtm.counts[c][r] = dtz.counts[c][r] = 0;
+                    dtm.cells[c][r] = dtz.cells[c][r] = Cell{VALUE_ILLEGAL, 0, 0};
                 }
                 continue;
             }
             TbBoard b;
             b.set(index_, p);
             for (Color us : {WHITE, BLACK}) {
-                dtm.counts[us][r] = dtz.counts[us][r] = 0;
+                dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
                 if (b.in_check(~us)) {
-                    dtm.values[us][r] = dtz.values[us][r] = VALUE_ILLEGAL;
+                    dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
                     continue;
                 }
                 int count = 0;
@@ -299,18 +306,17 @@ private:
                 const uint32_t pos = position_id(r, us, false);
                 if (moves == 0) {
                     if (b.in_check(us)) {
-                        dtm.values[us][r] = dtz.values[us][r] = loss_in(0);
+                        dtm.cells[us][r].value = dtz.cells[us][r].value = loss_in(0);
                         dtm.mates.push_back(position_id(r, us, true));
                         dtz.mates.push_back(position_id(r, us, true));
                     } else {
-                        dtm.values[us][r] = dtz.values[us][r] = VALUE_UNKNOWN;  // stalemate
-                        dtm.counts[us][r] = dtz.counts[us][r] = ESCAPE;
+                        dtm.cells[us][r] = dtz.cells[us][r] = Cell{VALUE_UNKNOWN, ESCAPE, 0};  // stalemate
                     }
                     continue;
                 }
                 if (count >= ESCAPE) throw std::logic_error("move counter overflow");
                 const uint8_t c = escape ? ESCAPE : uint8_t(count);
-                dtm.counts[us][r] = dtz.counts[us][r] = c;
+                dtm.cells[us][r].count = dtz.cells[us][r].count = c;
                 set_initial(dtm, r, us, pos, win_dtm, seed_dtm, c);
                 set_initial(dtz, r, us, pos, win_dtz, seed_dtz, c);
             }
@@ -319,14 +325,14 @@ private:
 
     static void set_initial(Metric& m, uint64_t r, Color us, uint32_t pos, int win, int seed, uint8_t count) {
         if (win) {
-            m.values[us][r] = Value(KIND_PENDING_WIN | win);
+            m.cells[us][r].value = Value(KIND_PENDING_WIN | win);
             m.schedule(pos, win);
         } else if (count == 0) {
             // Only conversions, all of them losing: lost as slowly as the slowest allows.
-            m.values[us][r] = Value(KIND_PENDING_LOSS | seed);
+            m.cells[us][r].value = Value(KIND_PENDING_LOSS | seed);
             m.schedule(pos, seed);
         } else {
-            m.values[us][r] = seed ? Value(KIND_LOSS_SEED | seed) : VALUE_UNKNOWN;
+            m.cells[us][r].value = seed ? Value(KIND_LOSS_SEED | seed) : VALUE_UNKNOWN;
         }
     }
 
@@ -338,7 +344,7 @@ private:
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
                 for (uint32_t pos : m.buckets[d]) {
-                    Value& v = m.values[pos & 1][pos >> 2];
+                    Value& v = m.cells[pos & 1][pos >> 2].value;
                     if (v == Value(KIND_PENDING_WIN | d)) v = win_in(d);
                     else if (v == Value(KIND_PENDING_LOSS | d)) v = loss_in(d), pos |= 2;
                     else continue;
@@ -364,8 +370,8 @@ private:
         const uint64_t n = index_.slice_size();
         for (Color c : {WHITE, BLACK})
             for (uint64_t r = 0; r < n; ++r) {
-                Value& v = m.values[c][r];
-                if (v != VALUE_ILLEGAL && !is_final(v)) v = VALUE_UNKNOWN;
+                const Value v = m.cells[c][r].value;
+                m.output[c][r] = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
             }
     }
 
@@ -396,8 +402,7 @@ private:
                     for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, j == i ? to : p[j]};
                     weight = uint8_t(stabilizer_size(pcs, b.n));
                 }
-                __builtin_prefetch(&m.values[mover][qr], 1);
-                if (!lost) __builtin_prefetch(&m.counts[mover][qr], 1);
+                __builtin_prefetch(&m.cells[mover][qr], 1);
                 m.preds.push_back({uint32_t(qr), uint8_t(mover), uint8_t(lost), weight});
             }
         }
@@ -405,7 +410,8 @@ private:
 
     void update_predecessor(Metric& m, const Predecessor& pr, int d, std::vector<uint32_t>& next) const {
         const Color mover = Color(pr.mover);
-        Value& v = m.values[mover][pr.r];
+        Cell& cell = m.cells[mover][pr.r];
+        Value& v = cell.value;
         if (v == VALUE_ILLEGAL) return;
         const Value kind = v & KIND_MASK;
         const uint32_t won = position_id(pr.r, mover, false), lost = position_id(pr.r, mover, true);
@@ -419,7 +425,7 @@ private:
         }
         if (kind != VALUE_UNKNOWN && kind != KIND_LOSS_SEED) return;
         // One more of the predecessor's moves is known to lose.
-        uint8_t& c = m.counts[mover][pr.r];
+        uint8_t& c = cell.count;
         if (c == ESCAPE) return;
         if (c < pr.weight) throw std::logic_error("move counter underflow in " + index_.material().name());
         c = uint8_t(c - pr.weight);
@@ -438,7 +444,7 @@ private:
     const TableIndex& index_;
     const TableSet& subtables_;
     GenerationOptions options_;
-    std::vector<uint8_t> counts_dtm_[COLOR_NB], counts_dtz_[COLOR_NB];
+    std::vector<Cell> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
     ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];
 };
 
