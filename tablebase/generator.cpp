@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -33,6 +34,18 @@ int stabilizer_size(const PieceOn* pieces, int n) {
 // Positions in the solver's lists: slice-relative index, whether it is lost (so that the
 // frontier need not read the value back from a cold cache line) and the side to move.
 inline uint32_t position_id(uint64_t r, Color stm, bool lost) { return uint32_t(r << 2 | uint64_t(lost) << 1 | stm); }
+
+// Sorts position ids (by index) in three byte-ish passes; O(n), unlike std::sort.
+inline void radix_sort(std::vector<uint32_t>& v, std::vector<uint32_t>& scratch) {
+    scratch.resize(v.size());
+    for (int shift = 0; shift < 32; shift += 11) {
+        size_t counts[2049] = {};
+        for (uint32_t x : v) ++counts[((x >> shift) & 2047) + 1];
+        for (int i = 0; i < 2048; ++i) counts[i + 1] += counts[i];
+        for (uint32_t x : v) scratch[counts[(x >> shift) & 2047]++] = x;
+        v.swap(scratch);
+    }
+}
 
 // A position whose value may change because one of its successors was just decided.
 struct Predecessor {
@@ -339,7 +352,7 @@ private:
     // Retrograde solving of one metric in a slice, by increasing distance.
     void solve(uint64_t base, Metric& m) const {
         const bool pawnless = !index_.has_pawns();
-        std::vector<uint32_t> frontier = std::move(m.mates), next;
+        std::vector<uint32_t> frontier = std::move(m.mates), next, scratch;
         for (int d = 0; d < int(m.buckets.size()) || !frontier.empty(); ++d) {
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
@@ -353,6 +366,8 @@ private:
                 std::vector<uint32_t>().swap(m.buckets[d]);
             }
             next.clear();
+            // In index order, neighbouring frontier positions share cache lines and pages.
+            if (frontier.size() > 65536) radix_sort(frontier, scratch);
             // The frontier is worked through in batches: first every predecessor's index is
             // computed and its memory prefetched, then the predecessors are updated in the same
             // order. The updates are random accesses into large arrays; prefetching a batch
