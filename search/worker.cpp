@@ -206,7 +206,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     TTData tte;
     const bool tt_hit = pos_.rule50() < 90 ? shared_.tt.probe(key, ply, tte) : false;
     const Move tt_move = root ? root_moves_[pv_idx_].move : tt_hit ? tte.move : Move::none();
-    if (!PV && tt_hit && tte.depth >= depth && tte.value != VALUE_NONE &&
+    if (!PV && !ss->excluded && tt_hit && tte.depth >= depth && tte.value != VALUE_NONE &&
         (tte.bound & (tte.value >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return tte.value;
 
@@ -233,7 +233,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         improving = earlier == VALUE_NONE || ss->static_eval > earlier;
     }
 
-    if (!PV && !ss->in_check && !is_mate_score(eval)) {
+    if (!PV && !ss->in_check && !ss->excluded && !is_mate_score(eval)) {
         // Step 8. Reverse futility pruning: so far above beta that a quiet move of ours is
         // unlikely to be refuted at this small depth.
         if (depth <= 8 && eval - 80 * (depth - improving) >= beta) return eval;
@@ -314,8 +314,24 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             }
         }
 
-        // Step 14. Extensions: a check is searched one ply deeper (within reason).
-        const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
+        // Step 14. Extensions. Singular extension: when the stored move is much better than
+        // every alternative (a reduced search without it fails low), search it one ply deeper;
+        // when even the alternatives beat beta, the node fails high without more work
+        // (multi-cut). Otherwise a check is searched one ply deeper (within reason).
+        int extension = 0;
+        if (!root && m == tt_move && depth >= 8 && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
+            tte.depth >= depth - 3 && tte.value != VALUE_NONE && !is_mate_score(tte.value) &&
+            ply < 2 * root_depth_) {
+            const Value singular_beta = tte.value - 2 * depth;
+            ss->excluded = m;
+            const Value v = search<false>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
+            ss->excluded = Move::none();
+            if (stopping()) return VALUE_ZERO;
+            if (v < singular_beta) extension = 1;
+            else if (singular_beta >= beta) return singular_beta;
+        } else if (gives_check && ply < 2 * root_depth_) {
+            extension = 1;
+        }
         const int new_depth = depth - 1 + extension;
 
         // Make the move.
@@ -328,7 +344,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
         Value v = -VALUE_INFINITE;
-        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4)) {
+        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
             int r = reduction(depth, move_count);
             r += !PV;
             r += !improving;
