@@ -4,11 +4,12 @@
 //       quiet positions of finished games with the game's result: "FEN;result" (result 1, 0.5,
 //       0 from White's side). Skips the first plies, positions in check, positions whose
 //       next move captures or promotes, and positions the engine already saw as mates.
-//   pythia-tune tune positions.txt [epochs] > params_values.inc
+//   pythia-tune tune positions.txt [epochs] [validation.txt] > params_values.inc
 //       fits K of the logistic 1 / (1 + exp(-K * eval)) to the results, then minimises the
 //       mean squared error of the results over the weights (Adam on the exact gradient of the
 //       linear traced evaluation), and prints the weights in params_values.inc form.
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -78,9 +79,14 @@ int extract(int argc, char** argv) {
                     Move m = parse_san_move(pos, g.sans[i]);
                     if (!m) break;
                     const bool mate_seen = g.comments[i].find('M') != std::string::npos;
-                    if (i >= 4 && !pos.in_check() && !pos.is_tactical(m) && !mate_seen &&
+                    // The engine's score for this position (the comment of the move made from
+                    // it, from the side to move), turned to White's side.
+                    double score = 0;
+                    const bool has_score = std::sscanf(g.comments[i].c_str(), "%lf", &score) == 1;
+                    if (pos.side_to_move() == BLACK) score = -score;
+                    if (i >= 4 && has_score && !pos.in_check() && !pos.is_tactical(m) && !mate_seen &&
                         !pos.has_insufficient_material()) {
-                        std::cout << pos.fen() << ';' << result << '\n';
+                        std::cout << pos.fen() << ';' << result << ';' << std::lround(score * 100) << '\n';
                         ++positions;
                     }
                     pos.do_move(m);
@@ -109,6 +115,11 @@ int extract(int argc, char** argv) {
 
 // ---- tune ----------------------------------------------------------------------------
 
+// Weight of the game result in the target (the rest is the search score), and the scale that
+// turns a score in centipawns into an expected result.
+double RESULT_WEIGHT = 0.5;
+constexpr double SCORE_K = 0.006;
+
 struct Sample {
     std::vector<std::pair<int16_t, int16_t>> coeffs;  // weight index, White minus Black count
     float mg_factor, eg_factor;                       // phase / 24 and (24 - phase) * scale / (64 * 24)
@@ -135,13 +146,13 @@ double loss(const std::vector<Sample>& data, double k, const std::vector<double>
     return sum / double(data.size());
 }
 
-int tune(const char* file, int epochs) {
+std::vector<Sample> load(const char* file) {
+    std::vector<Sample> data;
     std::ifstream in(file);
     if (!in) {
         std::cerr << "cannot read " << file << '\n';
-        return 1;
+        return data;
     }
-    std::vector<Sample> data;
     auto trace = std::make_unique<EvalTrace>();
     std::string line;
     while (std::getline(in, line)) {
@@ -156,10 +167,26 @@ int tune(const char* file, int epochs) {
             if (int n = trace->coeff[i][WHITE] - trace->coeff[i][BLACK]) s.coeffs.emplace_back(int16_t(i), int16_t(n));
         s.mg_factor = float(trace->phase) / PHASE_MAX;
         s.eg_factor = float(PHASE_MAX - trace->phase) * trace->scale / (SCALE_NORMAL * PHASE_MAX);
-        s.result = std::stof(line.substr(semi + 1));
+        // Target: a blend of the game's result and the engine's search score of the position
+        // (on the result's scale), which labels each position on its own rather than only its game.
+        const auto semi2 = line.find(';', semi + 1);
+        const double result = std::stod(line.substr(semi + 1, semi2 - semi - 1));
+        s.result = float(result);
+        if (semi2 != std::string::npos) {
+            const double score = std::stod(line.substr(semi2 + 1));
+            s.result = float(RESULT_WEIGHT * result + (1 - RESULT_WEIGHT) / (1 + std::exp(-SCORE_K * score)));
+        }
         data.push_back(std::move(s));
     }
-    std::cerr << "tune: " << data.size() << " positions, " << EVAL_PARAM_COUNT << " weights\n";
+    return data;
+}
+
+int tune(const char* file, int epochs, const char* validation_file) {
+    const std::vector<Sample> data = load(file);
+    if (data.empty()) return 1;
+    const std::vector<Sample> validation = validation_file ? load(validation_file) : std::vector<Sample>();
+    std::cerr << "tune: " << data.size() << " positions, " << EVAL_PARAM_COUNT << " weights, " << validation.size()
+              << " validation positions\n";
 
     std::vector<double> mg(EVAL_PARAM_COUNT), eg(EVAL_PARAM_COUNT);
     const Score* w = param_vector(PARAMS);
@@ -176,10 +203,21 @@ int tune(const char* file, int epochs) {
         else lo = a;
     }
     const double k = (lo + hi) / 2;
-    std::cerr << "tune: K = " << k << ", initial loss " << loss(data, k, mg, eg) << '\n';
+    auto report = [&](int epoch) {
+        std::cerr << "epoch " << epoch << " loss " << loss(data, k, mg, eg);
+        if (!validation.empty()) std::cerr << " validation " << loss(validation, k, mg, eg);
+        std::cerr << '\n';
+    };
+    std::cerr << "tune: K = " << k << '\n';
+    report(0);
 
-    // Adam over the full batch.
+    // Adam over the full batch. PYTHIA_TUNE_FREEZE_PSQT=1 keeps the piece-square tables (most
+    // of the weights, and the first to overfit a small set of games) as they are.
     const int n = EVAL_PARAM_COUNT;
+    std::vector<bool> frozen(n, false);
+    if (std::getenv("PYTHIA_TUNE_FREEZE_PSQT"))
+        for (int i = param_index(PARAMS.psqt[0][0]); i < param_index(PARAMS.psqt[0][0]) + PIECE_TYPE_NB * SQUARE_NB; ++i)
+            frozen[i] = true;
     std::vector<double> m1(2 * n), m2(2 * n), grad(2 * n);
     const double rate = 1.0, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
     for (int epoch = 1; epoch <= epochs; ++epoch) {
@@ -193,6 +231,7 @@ int tune(const char* file, int epochs) {
             }
         }
         for (int j = 0; j < 2 * n; ++j) {
+            if (frozen[j % n]) continue;
             const double gj = grad[j] / double(data.size());
             m1[j] = beta1 * m1[j] + (1 - beta1) * gj;
             m2[j] = beta2 * m2[j] + (1 - beta2) * gj * gj;
@@ -200,7 +239,7 @@ int tune(const char* file, int epochs) {
                                 (std::sqrt(m2[j] / (1 - std::pow(beta2, epoch))) + eps);
             (j < n ? mg[j] : eg[j - n]) -= step;
         }
-        if (epoch % 50 == 0 || epoch == epochs) std::cerr << "epoch " << epoch << " loss " << loss(data, k, mg, eg) << '\n';
+        if (epoch % 100 == 0 || epoch == epochs) report(epoch);
     }
 
     EvalParams tuned = PARAMS;
@@ -219,8 +258,9 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "extract" && argc > 2) return extract(argc - 2, argv + 2);
-    if (cmd == "tune" && argc > 2) return tune(argv[2], argc > 3 ? std::atoi(argv[3]) : 500);
+    if (const char* w = std::getenv("PYTHIA_TUNE_RESULT_WEIGHT")) RESULT_WEIGHT = std::atof(w);
+    if (cmd == "tune" && argc > 2) return tune(argv[2], argc > 3 ? std::atoi(argv[3]) : 500, argc > 4 ? argv[4] : nullptr);
     std::cerr << "usage: pythia-tune extract GAMES.pgn... > positions.txt\n"
-                 "       pythia-tune tune positions.txt [epochs] > params_values.inc\n";
+                 "       pythia-tune tune positions.txt [epochs] [validation.txt] > params_values.inc\n";
     return 2;
 }
