@@ -12,6 +12,7 @@
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
 #include "engine/uci/book_command.h"
+#include "engine/uci/bench.h"
 #include "engine/uci/logging.h"
 #include "engine/uci/uci.h"
 
@@ -63,6 +64,25 @@ int perft_command(const Args& args) {
     return 0;
 }
 
+// pythia bench [depth]
+int bench_command(const Args& args) {
+    int depth = BENCH_DEFAULT_DEPTH;
+    if (args.size() > 1) {
+        std::cerr << "usage: pythia bench [depth]\n";
+        return 2;
+    }
+    if (!args.empty()) {
+        const std::string& a = args[0];
+        auto [p, ec] = std::from_chars(a.data(), a.data() + a.size(), depth);
+        if (ec != std::errc() || p != a.data() + a.size() || depth < 1 || depth > 64) {
+            std::cerr << "bench: depth must be a number from 1 to 64, not '" << a << "'\n";
+            return 2;
+        }
+    }
+    run_bench(depth, std::cout);
+    return 0;
+}
+
 struct Subcommand {
     const char* name;
     const char* usage;
@@ -73,6 +93,8 @@ const std::vector<Subcommand>& subcommands() {
     static const std::vector<Subcommand> table = {
         {"perft", "perft <depth> [FEN] [--divide]   count the leaves of the legal move tree", perft_command},
         {"book", "book probe|build ...               opening book: a position's moves; a book from PGN", book_command},
+        {"bench", "bench [depth]                    search the bench positions; last line '<N> nodes <M> nps'",
+         bench_command},
     };
     return table;
 }

@@ -1,53 +1,138 @@
 #include "engine/uci/uci.h"
 
+#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <sstream>
 
+#include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
+#include "engine/uci/bench.h"
+#include "engine/uci/decision.h"
+#include "eval/evaluate.h"
 
 namespace pythia {
+
+namespace {
+
+// Parses a whole token as an integer.
+template <typename T>
+bool parse_number(const std::string& text, T& out) {
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && p == text.data() + text.size();
+}
+
+std::string score_text(Value v) {
+    if (v >= VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string((VALUE_MATE - v + 1) / 2);
+    if (v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(-(VALUE_MATE + v) / 2);
+    return "cp " + std::to_string(v);
+}
+
+}  // namespace
 
 UciEngine::UciEngine(std::ostream& out) : out_(out) {
     commands_ = {
         {"uci", [this](std::istream& a) { cmd_uci(a); }},
         {"isready", [this](std::istream& a) { cmd_isready(a); }},
+        {"setoption", [this](std::istream& a) { cmd_setoption(a); }},
         {"ucinewgame", [this](std::istream& a) { cmd_ucinewgame(a); }},
         {"position", [this](std::istream& a) { cmd_position(a); }},
         {"go", [this](std::istream& a) { cmd_go(a); }},
+        {"stop", [this](std::istream& a) { cmd_stop(a); }},
+        {"ponderhit", [this](std::istream& a) { cmd_ponderhit(a); }},
+        {"debug", [this](std::istream& a) { cmd_debug(a); }},
         {"d", [this](std::istream& a) { cmd_display(a); }},
+        {"eval", [this](std::istream& a) { cmd_eval(a); }},
+        {"bench", [this](std::istream& a) { cmd_bench(a); }},
     };
+    declare_options();
 }
 
-void UciEngine::send(const std::string& line) { out_ << line << std::endl; }
+UciEngine::~UciEngine() { finish_search(); }
+
+// Every UCI option, in the order the GUI lists them. The book and tablebase options are added
+// here, one line each, with their callbacks.
+void UciEngine::declare_options() {
+    using Option = OptionTable::Option;
+    options_.add_spin("Hash", 16, 1, 65536, [this](const Option& o) {
+        if (!search_.set_hash_mb(size_t(o.spin())))
+            info_string("not enough memory for Hash " + o.value + " MB, keeping " +
+                        std::to_string(search_.tt().megabytes()) + " MB");
+    });
+    options_.add_spin("Threads", 1, 1, 256, [this](const Option& o) { search_.set_threads(int(o.spin())); });
+    options_.add_button("Clear Hash", [this](const Option&) { search_.tt().clear(); });
+    options_.add_check("Ponder", false);
+    options_.add_spin("MultiPV", 1, 1, 256);
+    options_.add_spin("Move Overhead", 50, 0, 5000);
+    options_.add_check("UCI_ShowWDL", false, [this](const Option& o) { show_wdl_ = o.check(); });
+}
+
+void UciEngine::send(const std::string& line) {
+    std::lock_guard lock(out_mutex_);
+    out_ << line << '\n' << std::flush;
+}
 
 void UciEngine::loop(std::istream& in) {
+    // std::cin is tied to std::cout: every read would flush cout from this thread while a
+    // search thread writes to it. send() flushes each line itself, so untie.
+    in.tie(nullptr);
     std::string line;
     while (std::getline(in, line))
         if (!execute(line)) return;
+    finish_search();  // end of input: like quit
 }
 
-bool UciEngine::execute(const std::string& line) {
+bool UciEngine::execute(const std::string& raw) {
+    std::string line = raw;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // GUIs on Windows line ends
     std::istringstream args(line);
     std::string name;
     if (!(args >> name)) return true;  // blank line
-    if (name == "quit") return false;
+    if (name == "quit") {
+        finish_search();
+        return false;
+    }
     auto it = commands_.find(name);
     if (it == commands_.end()) info_string("unknown command: " + line);
     else it->second(args);
     return true;
 }
 
+void UciEngine::finish_search() {
+    search_.stop();
+    search_.wait();
+}
+
 void UciEngine::cmd_uci(std::istream&) {
     send("id name Pythia");
     send("id author the Pythia developers");
+    for (const std::string& d : options_.declarations()) send(d);
     send("uciok");
 }
 
 void UciEngine::cmd_isready(std::istream&) { send("readyok"); }
 
-void UciEngine::cmd_ucinewgame(std::istream&) { position_ = Position(); }
+// setoption name <name with spaces> [value <value with spaces>]
+void UciEngine::cmd_setoption(std::istream& args) {
+    std::string token, name, value;
+    args >> token;
+    if (token != "name") {
+        info_string("setoption needs 'name <option> [value <value>]'");
+        return;
+    }
+    while (args >> token && token != "value") name += (name.empty() ? "" : " ") + token;
+    while (args >> token) value += (value.empty() ? "" : " ") + token;
+    finish_search();  // options are never changed under a running search
+    const std::string error = options_.set(name, value);
+    if (!error.empty()) info_string(error);
+}
+
+void UciEngine::cmd_ucinewgame(std::istream&) {
+    finish_search();
+    search_.clear();
+    position_ = Position();
+}
 
 // position startpos|fen <FEN> [moves m1 m2 ...]. A bad FEN keeps the old position; an illegal
 // move keeps the position reached by the legal moves before it.
@@ -56,7 +141,7 @@ void UciEngine::cmd_position(std::istream& args) {
     args >> token;
     if (token == "startpos") {
         fen = std::string(START_FEN);
-        args >> token;
+        if (args >> token && token != "moves") info_string("position: unexpected '" + token + "' ignored");
     } else if (token == "fen") {
         while (args >> token && token != "moves") fen += token + " ";
     } else {
@@ -83,29 +168,161 @@ void UciEngine::cmd_position(std::istream& args) {
 }
 
 void UciEngine::cmd_go(std::istream& args) {
-    std::string token;
-    if (args >> token && token == "perft") {
-        int depth = 0;
-        if (!(args >> depth) || depth < 0 || depth > 20) {
-            info_string("go perft needs a depth from 0 to 20");
-            return;
-        }
-        auto start = std::chrono::steady_clock::now();
-        uint64_t total = 0;
-        for (auto [move, nodes] : perft_divide(position_, depth)) {
-            send(move_to_uci(move) + ": " + std::to_string(nodes));
-            total += nodes;
-        }
-        if (depth == 0) total = 1;
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-        send("");
-        send("Nodes searched: " + std::to_string(total));
-        info_string("perft " + std::to_string(depth) + " took " + std::to_string(ms) + " ms");
+    std::vector<std::string> tokens;
+    for (std::string t; args >> t;) tokens.push_back(t);
+    if (!tokens.empty() && tokens[0] == "perft") {
+        std::istringstream rest(tokens.size() > 1 ? tokens[1] : "");
+        cmd_perft(rest);
         return;
     }
-    info_string("search is not available yet");
+    finish_search();  // a `go` during a search ends the old one first (its bestmove is sent)
+
+    SearchLimits limits;
+    auto number = [&](size_t& i, auto& out) {
+        if (i + 1 < tokens.size() && parse_number(tokens[i + 1], out)) {
+            ++i;
+            return true;
+        }
+        info_string("go: '" + tokens[i] + "' needs a number, ignored");
+        return false;
+    };
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& t = tokens[i];
+        int64_t n = 0;
+        if (t == "wtime" || t == "btime") {
+            if (number(i, n)) limits.time[t[0] == 'w' ? WHITE : BLACK] = std::max<int64_t>(n, 0);
+        } else if (t == "winc" || t == "binc") {
+            if (number(i, n)) limits.increment[t[0] == 'w' ? WHITE : BLACK] = std::max<int64_t>(n, 0);
+        } else if (t == "movestogo") {
+            if (number(i, n)) limits.moves_to_go = int(std::clamp<int64_t>(n, 0, 1000));
+        } else if (t == "depth") {
+            if (number(i, n)) limits.depth = int(std::clamp<int64_t>(n, 1, MAX_PLY - 1));
+        } else if (t == "nodes") {
+            if (number(i, n)) limits.nodes = uint64_t(std::max<int64_t>(n, 1));
+        } else if (t == "mate") {
+            if (number(i, n)) limits.mate = int(std::clamp<int64_t>(n, 1, MAX_PLY / 2));
+        } else if (t == "movetime") {
+            if (number(i, n)) limits.move_time = std::max<int64_t>(n, 1);
+        } else if (t == "infinite") {
+            limits.infinite = true;
+        } else if (t == "ponder") {
+            limits.ponder = true;
+        } else if (t == "searchmoves") {
+            while (i + 1 < tokens.size()) {
+                Move m = parse_uci_move(position_, tokens[i + 1]);
+                if (!m) {
+                    // A keyword ends the list; anything else is a move that is not legal here.
+                    static const char* KEYWORDS[] = {"wtime", "btime", "winc", "binc", "movestogo", "depth",
+                                                     "nodes", "mate", "movetime", "infinite", "ponder"};
+                    if (std::find(std::begin(KEYWORDS), std::end(KEYWORDS), tokens[i + 1]) != std::end(KEYWORDS))
+                        break;
+                    info_string("searchmoves: '" + tokens[i + 1] + "' is not a legal move here, ignored");
+                } else {
+                    limits.search_moves.push_back(m);
+                }
+                ++i;
+            }
+        } else {
+            info_string("go: unknown parameter '" + t + "' ignored");
+        }
+    }
+    if (debug_)
+        info_string("go: " + std::to_string(limits.search_moves.size()) + " searchmoves, depth " +
+                    std::to_string(limits.depth) + ", nodes " + std::to_string(limits.nodes));
+
+    const SearchLimits decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); }},
+                                             limits);
+    SearchOptions options;
+    options.multipv = int(options_.spin("MultiPV"));
+    options.move_overhead_ms = options_.spin("Move Overhead");
+    SearchCallbacks callbacks;
+    callbacks.on_lines = [this](const std::vector<PvLine>& lines) {
+        for (const PvLine& l : lines) send(format_line(l));
+    };
+    callbacks.on_result = [this](const SearchResult& r) {
+        std::string line = "bestmove " + move_to_uci(r.best);
+        if (r.ponder) line += " ponder " + move_to_uci(r.ponder);
+        send(line);
+    };
+    search_.start(position_, decided, options, std::move(callbacks));
+    if (debug_ && search_.time().time_limited())
+        info_string("time budget: optimum " + std::to_string(search_.time().optimum_ms()) + " ms, maximum " +
+                    std::to_string(search_.time().maximum_ms()) + " ms");
 }
 
-void UciEngine::cmd_display(std::istream&) { out_ << position_.pretty() << std::flush; }
+std::string UciEngine::format_line(const PvLine& l) const {
+    std::string s = "info depth " + std::to_string(l.depth) + " seldepth " + std::to_string(l.sel_depth) +
+                    " multipv " + std::to_string(l.multipv) + " score " + score_text(l.score);
+    if (l.bound == BOUND_LOWER) s += " lowerbound";
+    else if (l.bound == BOUND_UPPER) s += " upperbound";
+    if (show_wdl_)
+        s += " wdl " + std::to_string(l.wdl[0]) + " " + std::to_string(l.wdl[1]) + " " + std::to_string(l.wdl[2]);
+    s += " nodes " + std::to_string(l.nodes) + " nps " + std::to_string(l.nps) + " hashfull " +
+         std::to_string(l.hashfull) + " tbhits " + std::to_string(l.tbhits) + " time " + std::to_string(l.time_ms);
+    if (!l.pv.empty()) {
+        s += " pv";
+        for (Move m : l.pv) s += " " + move_to_uci(m);
+    }
+    return s;
+}
+
+void UciEngine::cmd_perft(std::istream& args) {
+    int depth = 0;
+    std::string token;
+    args >> token;
+    if (!parse_number(token, depth) || depth < 0 || depth > 20) {
+        info_string("go perft needs a depth from 0 to 20");
+        return;
+    }
+    finish_search();
+    auto start = std::chrono::steady_clock::now();
+    uint64_t total = 0;
+    for (auto [move, nodes] : perft_divide(position_, depth)) {
+        send(move_to_uci(move) + ": " + std::to_string(nodes));
+        total += nodes;
+    }
+    if (depth == 0) total = 1;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    send("");
+    send("Nodes searched: " + std::to_string(total));
+    info_string("perft " + std::to_string(depth) + " took " + std::to_string(ms) + " ms");
+}
+
+void UciEngine::cmd_stop(std::istream&) { search_.stop(); }
+
+void UciEngine::cmd_ponderhit(std::istream&) { search_.ponderhit(); }
+
+void UciEngine::cmd_debug(std::istream& args) {
+    std::string token;
+    args >> token;
+    if (token == "on") debug_ = true;
+    else if (token == "off") debug_ = false;
+    else info_string("debug takes 'on' or 'off'");
+}
+
+void UciEngine::cmd_display(std::istream&) {
+    std::lock_guard lock(out_mutex_);
+    out_ << position_.pretty() << std::flush;
+}
+
+void UciEngine::cmd_eval(std::istream&) {
+    PawnTable pawns(1 << 4);
+    info_string("static evaluation " + std::to_string(evaluate(position_, pawns)) + " (side to move)");
+}
+
+// bench [depth]
+void UciEngine::cmd_bench(std::istream& args) {
+    int depth = BENCH_DEFAULT_DEPTH;
+    std::string token;
+    if (args >> token && (!parse_number(token, depth) || depth < 1 || depth > 64)) {
+        info_string("bench takes a depth from 1 to 64");
+        return;
+    }
+    finish_search();
+    std::ostringstream text;
+    run_bench(depth, text);
+    std::istringstream lines(text.str());
+    for (std::string l; std::getline(lines, l);) send(l);
+}
 
 }  // namespace pythia

@@ -1,18 +1,25 @@
-// The UCI loop: reads commands, keeps the game position, answers on the output stream.
+// The UCI loop: reads commands on the calling thread, keeps the game position and the options,
+// and runs searches on the search's own threads, so that `isready`, `stop` and `ponderhit`
+// are answered while a search runs.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "engine/core/position.h"
+#include "engine/uci/options.h"
+#include "search/search.h"
 
 namespace pythia {
 
 class UciEngine {
 public:
     explicit UciEngine(std::ostream& out);
+    ~UciEngine();
 
     // Reads and executes commands until `quit` or end of input.
     void loop(std::istream& in);
@@ -20,23 +27,40 @@ public:
     bool execute(const std::string& line);
 
     const Position& position() const { return position_; }
+    OptionTable& options() { return options_; }
+
+    void send(const std::string& line);  // one protocol line, flushed; safe from any thread
+    void info_string(const std::string& text) { send("info string " + text); }
 
 private:
     using Handler = std::function<void(std::istream& args)>;
 
-    void send(const std::string& line);  // one protocol line, flushed
-    void info_string(const std::string& text) { send("info string " + text); }
+    void declare_options();
+    void finish_search();  // stops a running search and waits for its bestmove
+    std::string format_line(const PvLine& line) const;
 
     void cmd_uci(std::istream& args);
     void cmd_isready(std::istream& args);
+    void cmd_setoption(std::istream& args);
     void cmd_ucinewgame(std::istream& args);
     void cmd_position(std::istream& args);
     void cmd_go(std::istream& args);
+    void cmd_perft(std::istream& args);
+    void cmd_stop(std::istream& args);
+    void cmd_ponderhit(std::istream& args);
+    void cmd_debug(std::istream& args);
     void cmd_display(std::istream& args);
+    void cmd_eval(std::istream& args);
+    void cmd_bench(std::istream& args);
 
     std::ostream& out_;
+    std::mutex out_mutex_;
     Position position_;
+    OptionTable options_;
+    Search search_;
     std::unordered_map<std::string, Handler> commands_;
+    std::atomic<bool> show_wdl_{false};
+    bool debug_ = false;
 };
 
 }  // namespace pythia

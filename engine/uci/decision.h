@@ -1,0 +1,24 @@
+// The move decision for `go`: opening book, then tablebases, then search.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "engine/core/position.h"
+#include "engine/uci/options.h"
+#include "search/limits.h"
+
+namespace pythia {
+
+struct DecisionContext {
+    const Position& position;
+    const OptionTable& options;
+    std::function<void(const std::string&)> info_string;  // tell the GUI what was decided
+};
+
+// Returns the limits the search runs with. A step that knows the move (book, tablebase)
+// narrows `search_moves` to it: the search then confirms it at once and still honours
+// ponder/infinite/stop, so a decided move goes through the same `bestmove` path.
+SearchLimits decide_move(const DecisionContext& context, SearchLimits limits);
+
+}  // namespace pythia

@@ -1,0 +1,42 @@
+// Move-ordering statistics learned during the search: quiet-move history (butterfly and
+// continuation), capture history and counter-moves. One set per search thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "engine/core/types.h"
+
+namespace pythia {
+
+constexpr int HISTORY_MAX = 16384;
+
+// Moves an entry towards HISTORY_MAX (or -HISTORY_MAX) by `bonus`, slower as it gets there.
+inline void update_history_entry(int16_t& entry, int bonus) {
+    bonus = std::clamp(bonus, -HISTORY_MAX, HISTORY_MAX);
+    entry = int16_t(entry + bonus - entry * std::abs(bonus) / HISTORY_MAX);
+}
+
+inline int history_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
+
+// Continuation history of one previous move (piece and destination): [piece][to] of the reply.
+using ContinuationTable = int16_t[PIECE_NB][SQUARE_NB];
+
+struct History {
+    int16_t quiet[COLOR_NB][SQUARE_NB][SQUARE_NB];                        // [side][from][to]
+    int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];                  // [mover][to][captured]
+    ContinuationTable continuation[PIECE_NB][SQUARE_NB];                  // [prev piece][prev to]
+    Move counter[PIECE_NB][SQUARE_NB];                                    // reply to [piece][to]
+
+    void clear() {
+        std::memset(quiet, 0, sizeof quiet);
+        std::memset(capture, 0, sizeof capture);
+        std::memset(continuation, 0, sizeof continuation);
+        for (auto& row : counter)
+            for (Move& m : row) m = Move::none();
+    }
+};
+
+}  // namespace pythia

@@ -1,0 +1,34 @@
+#include "search/time_manager.h"
+
+#include <algorithm>
+
+namespace pythia {
+
+void TimeManager::start(const SearchLimits& limits, Color us, int64_t overhead) {
+    start_ = Clock::now();
+    limited_ = fixed_ = false;
+    if (limits.infinite) return;
+    if (limits.move_time >= 0) {
+        limited_ = fixed_ = true;
+        optimum_ = maximum_ = std::max<int64_t>(1, limits.move_time - overhead);
+        return;
+    }
+    if (!limits.has_clock(us)) return;
+    limited_ = true;
+    // What is left after the safety margin; overhead is paid on every move, so keep it once
+    // more for the moves still to come before the next time control.
+    const int64_t time = limits.time[us], inc = std::max<int64_t>(0, limits.increment[us]);
+    const int moves_to_go = limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 40) : 35;
+    const int64_t left = std::max<int64_t>(1, time - overhead);
+    // A reserve the plan never touches, so that the clock does not drift down to a few
+    // milliseconds with an increment (a stalled machine or a slow GUI would then flag us).
+    const int64_t reserve = limits.moves_to_go == 1 ? 0 : std::min(left / 4, 5 * std::max<int64_t>(overhead, 10));
+    const int64_t usable = left - reserve;
+    optimum_ = usable / moves_to_go + inc * 3 / 4;
+    // Never more than a share of the clock, so that a long think cannot lose on time.
+    const int64_t cap = limits.moves_to_go == 1 ? left * 9 / 10 : usable * 3 / 5;
+    maximum_ = std::max<int64_t>(1, std::min(cap, optimum_ * 5));
+    optimum_ = std::max<int64_t>(1, std::min(optimum_, maximum_));
+}
+
+}  // namespace pythia

@@ -1,0 +1,517 @@
+#include "search/worker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/core/movegen.h"
+#include "eval/evaluate.h"
+#include "search/movepick.h"
+#include "search/see.h"
+
+namespace pythia {
+
+namespace {
+
+// Late-move reduction by depth and move number: deeper and later means more reduced.
+struct ReductionTable {
+    int8_t r[64][64];
+    ReductionTable() {
+        for (int d = 0; d < 64; ++d)
+            for (int m = 0; m < 64; ++m)
+                r[d][m] = d && m ? int8_t(0.75 + std::log(d) * std::log(m) / 2.25) : 0;
+    }
+};
+const ReductionTable REDUCTIONS;
+
+int reduction(int depth, int move_count) { return REDUCTIONS.r[std::min(depth, 63)][std::min(move_count, 63)]; }
+
+bool has_non_pawn_material(const Position& pos, Color c) {
+    return pos.pieces(c) & ~pos.pieces(c, PAWN, KING);
+}
+
+constexpr int STACK_OFFSET = 7;  // sentinel plies before the root, read by the continuation history
+
+}  // namespace
+
+void Worker::clear() {
+    history_.clear();
+    pawns_.clear();
+}
+
+void Worker::prepare(const Position& root, const std::vector<Move>& moves) {
+    pos_ = root;
+    root_moves_.clear();
+    for (Move m : moves) root_moves_.emplace_back(m);
+    nodes_.store(0, std::memory_order_relaxed);
+    root_depth_ = completed_depth_ = sel_depth_ = 0;
+    multipv_ = std::clamp(shared_.multipv, 1, int(root_moves_.size()));
+    check_countdown_ = 1024;
+}
+
+void Worker::count_node() {
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (id_ == 0 && --check_countdown_ <= 0) {
+        check_countdown_ = 1024;
+        check_time();
+    }
+}
+
+// Main thread only: stops the search at the hard time limit or the node limit. Pondering
+// ignores the clock until `ponderhit`.
+void Worker::check_time() {
+    const SearchLimits& limits = shared_.limits;
+    if (limits.nodes && shared_.total_nodes() >= limits.nodes) shared_.stop = true;
+    if (shared_.pondering.load(std::memory_order_relaxed)) return;
+    if (shared_.time.time_limited() && shared_.time.elapsed_ms() >= shared_.time.maximum_ms()) shared_.stop = true;
+}
+
+void Worker::update_pv(int ply, Move m) {
+    pv_table_[ply][0] = m;
+    const int child = pv_length_[ply + 1];
+    std::copy(pv_table_[ply + 1], pv_table_[ply + 1] + child, pv_table_[ply] + 1);
+    pv_length_[ply] = child + 1;
+}
+
+void Worker::update_continuations(SearchStack* ss, Piece piece, Square to, int bonus) {
+    for (int i : {1, 2})
+        if ((ss - i)->move.is_ok()) update_history_entry((*(ss - i)->continuation)[piece][to], bonus);
+}
+
+void Worker::update_quiet_stats(SearchStack* ss, Move m, int bonus) {
+    if (ss->killers[0] != m) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = m;
+    }
+    const Color us = pos_.side_to_move();
+    update_history_entry(history_.quiet[us][m.from()][m.to()], bonus);
+    update_continuations(ss, pos_.moved_piece(m), m.to(), bonus);
+    if ((ss - 1)->move.is_ok()) history_.counter[(ss - 1)->moved_piece][(ss - 1)->move.to()] = m;
+}
+
+void Worker::iterative_deepening() {
+    SearchStack stack[MAX_PLY + STACK_OFFSET + 3] = {};
+    SearchStack* ss = stack + STACK_OFFSET;
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 3; ++i) {
+        stack[i].ply = i - STACK_OFFSET;
+        stack[i].continuation = &history_.continuation[NO_PIECE][0];
+    }
+    const SearchLimits& limits = shared_.limits;
+    const bool main = id_ == 0;
+    // Helper threads start one ply deeper half of the time, so that the threads spread over
+    // different depths and fill the shared table with different results.
+    const int first_depth = (id_ & 1) ? 2 : 1;
+    double instability = 1.0;
+
+    for (int depth = first_depth; depth < MAX_PLY && !stopping(); ++depth) {
+        if (limits.depth && depth > limits.depth) break;
+        root_depth_ = depth;
+        for (RootMove& rm : root_moves_) rm.previous_score = rm.score;
+        best_move_changes_ = 0;
+
+        for (pv_idx_ = 0; pv_idx_ < multipv_ && !stopping(); ++pv_idx_) {
+            sel_depth_ = 0;
+            // Aspiration window around the last score, widened on each failure.
+            const Value previous = root_moves_[pv_idx_].previous_score;
+            Value delta = 15, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (root_depth_ >= 4 && previous != -VALUE_INFINITE && !is_mate_score(previous)) {
+                alpha = std::max(previous - delta, -VALUE_INFINITE);
+                beta = std::min(previous + delta, VALUE_INFINITE);
+            }
+            while (true) {
+                pv_length_[0] = 0;
+                const Value v = search<true>(ss, alpha, beta, root_depth_, false);
+                // Moves that did not reach alpha are at -INF and sort by their last score.
+                std::stable_sort(root_moves_.begin() + pv_idx_, root_moves_.end(),
+                                 [](const RootMove& a, const RootMove& b) {
+                                     return a.score != b.score ? a.score > b.score
+                                                               : a.previous_score > b.previous_score;
+                                 });
+                if (stopping()) break;
+                if (v <= alpha) {
+                    root_moves_[pv_idx_].bound = BOUND_UPPER;
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(v - delta, -VALUE_INFINITE);
+                } else if (v >= beta) {
+                    root_moves_[pv_idx_].bound = BOUND_LOWER;
+                    beta = std::min(v + delta, VALUE_INFINITE);
+                } else {
+                    root_moves_[pv_idx_].bound = BOUND_EXACT;
+                    break;
+                }
+                if (main && shared_.time.elapsed_ms() > 3000 && multipv_ == 1) shared_.report(*this);
+                delta += delta / 2;
+            }
+            std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_idx_ + 1,
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+        }
+        if (!stopping()) completed_depth_ = root_depth_;
+        if (!main) continue;
+        shared_.report(*this);
+
+        // A mate within the asked number of moves ends a `go mate` search.
+        const Value best = root_moves_[0].score;
+        if (limits.mate && best >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best <= 2 * limits.mate) shared_.stop = true;
+
+        // Time: stop once the optimum is used up, sooner when the best move is stable and
+        // later when it keeps changing. One legal move needs no thought.
+        if (shared_.time.time_limited() && !shared_.time.fixed() && !shared_.pondering.load(std::memory_order_relaxed) &&
+            !stopping()) {
+            instability = 0.8 * instability + 0.2 * (0.7 + 0.6 * std::min(best_move_changes_, 4));
+            const double budget = shared_.time.optimum_ms() * std::clamp(instability, 0.6, 2.0);
+            const bool mate_proven = is_mate_score(best) && root_depth_ > 2 * (VALUE_MATE - std::abs(best)) + 10;
+            if (root_moves_.size() == 1 || mate_proven || shared_.time.elapsed_ms() >= budget * 0.6)
+                shared_.stop = true;
+        }
+    }
+}
+
+template <bool PV>
+Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool cut_node) {
+    const bool root = ss->ply == 0;
+    const int ply = ss->ply;
+
+    // Step 1. At the horizon, settle the captures with quiescence search.
+    if (depth <= 0) return qsearch<PV>(ss, alpha, beta);
+    depth = std::min(depth, MAX_PLY - 1);
+
+    // Step 2. Bookkeeping: count the node (and look at the clock), start a fresh PV.
+    count_node();
+    if constexpr (PV) {
+        pv_length_[ply] = 0;
+        sel_depth_ = std::max(sel_depth_, ply + 1);
+    }
+    ss->in_check = pos_.in_check();
+    ss->move_count = 0;
+    (ss + 1)->excluded = Move::none();
+    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+
+    if (!root) {
+        // Step 3. Aborted search, draws by repetition, the 50-move rule or material, and the
+        // end of the stack.
+        if (stopping()) return VALUE_ZERO;
+        if (pos_.is_draw(ply) || pos_.has_insufficient_material()) return VALUE_DRAW;
+        if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : evaluate(pos_, pawns_);
+
+        // Step 4. Mate distance pruning: no line from here can beat a mate already found
+        // nearer the root.
+        alpha = std::max(mated_in(ply), alpha);
+        beta = std::min(mate_in(ply + 1), beta);
+        if (alpha >= beta) return alpha;
+    }
+
+    // Step 5. Transposition table: a deep enough result with a fitting bound ends the node
+    // (not in PV nodes, whose line we want to keep exact, and not near the 50-move horizon,
+    // which the stored value does not know).
+    const Key key = pos_.key();
+    TTData tte;
+    const bool tt_hit = pos_.rule50() < 90 ? shared_.tt.probe(key, ply, tte) : false;
+    const Move tt_move = root ? root_moves_[pv_idx_].move : tt_hit ? tte.move : Move::none();
+    if (!PV && !ss->excluded && tt_hit && tte.depth >= depth && tte.value != VALUE_NONE &&
+        (tte.bound & (tte.value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return tte.value;
+
+    // Step 6. Tablebase WDL probe (tablebase/): when the position has no castling rights
+    // and few enough pieces, a probe gives the exact outcome; a win or loss beyond the bounds
+    // cuts the node (stored in the table as a bound), a draw returns VALUE_DRAW. Count tbhits.
+    // Not implemented yet: the search runs without tablebases.
+
+    // Step 7. Static evaluation, and whether it improved on two plies ago.
+    Value eval;
+    bool improving = false;
+    if (ss->in_check) {
+        ss->static_eval = eval = VALUE_NONE;
+    } else {
+        if (tt_hit && tte.eval != VALUE_NONE) ss->static_eval = eval = tte.eval;
+        else {
+            ss->static_eval = eval = evaluate(pos_, pawns_);
+            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), VALUE_NONE, eval, -1, BOUND_NONE);
+        }
+        // A stored search result is a better estimate than the static evaluation.
+        if (tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = tte.value;
+        const Value earlier = (ss - 2)->static_eval != VALUE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
+        improving = earlier == VALUE_NONE || ss->static_eval > earlier;
+    }
+
+    if (!PV && !ss->in_check && !ss->excluded && !is_mate_score(eval)) {
+        // Step 8. Reverse futility pruning: so far above beta that a quiet move of ours is
+        // unlikely to be refuted at this small depth.
+        if (depth <= 8 && eval - 80 * (depth - improving) >= beta) return eval;
+
+        // Step 9. Razoring: hopelessly below alpha; if the captures cannot help, give up.
+        if (depth <= 3 && eval + 250 * depth <= alpha && !is_mate_score(alpha)) {
+            const Value v = qsearch<false>(ss, alpha, alpha + 1);
+            if (v <= alpha) return v;
+        }
+
+        // Step 10. Null move pruning: if passing still fails high, a real move would too
+        // (not in pawn endings, where zugzwang makes passing a poor guide).
+        if (depth >= 3 && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != Move::null() &&
+            !ss->excluded && has_non_pawn_material(pos_, pos_.side_to_move()) && beta > VALUE_MATED_IN_MAX_PLY) {
+            const int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+            ss->move = Move::null();
+            ss->moved_piece = NO_PIECE;
+            ss->continuation = &history_.continuation[NO_PIECE][0];
+            pos_.do_null_move();
+            const Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+            pos_.undo_null_move();
+            if (stopping()) return VALUE_ZERO;
+            if (v >= beta) return v >= VALUE_MATE_IN_MAX_PLY ? beta : v;
+        }
+    }
+
+    // Step 11. Internal iterative reduction: without a stored move the ordering is poor and
+    // a full-depth search of this node is probably wasted.
+    if (!root && !tt_move && depth >= 4 && (PV || cut_node)) --depth;
+
+    // Step 12. The move loop.
+    const Move counter = (ss - 1)->move.is_ok()
+                             ? history_.counter[(ss - 1)->moved_piece][(ss - 1)->move.to()]
+                             : Move::none();
+    MovePicker picker(pos_, tt_move, history_, ss, counter, false);
+    const Color us = pos_.side_to_move();
+    Value best = -VALUE_INFINITE;
+    Move best_move = Move::none();
+    Move quiets_tried[64], captures_tried[32];
+    int quiet_count = 0, capture_count = 0, move_count = 0;
+    bool skip_quiets = false;
+
+    for (Move m = picker.next(); m; m = picker.next()) {
+        if (m == ss->excluded) continue;
+        // At the root only the moves of this MultiPV line and the ones after it.
+        if (root && std::find_if(root_moves_.begin() + pv_idx_, root_moves_.end(),
+                                 [m](const RootMove& rm) { return rm.move == m; }) == root_moves_.end())
+            continue;
+        ss->move_count = ++move_count;
+        const bool capture = pos_.is_capture(m);
+        const bool quiet = !pos_.is_tactical(m);
+        const bool gives_check = pos_.gives_check(m);
+        const Piece moved = pos_.moved_piece(m);
+        const int history_score = quiet ? history_.quiet[us][m.from()][m.to()] +
+                                              (*(ss - 1)->continuation)[moved][m.to()] +
+                                              (*(ss - 2)->continuation)[moved][m.to()]
+                                        : 0;
+
+        // Step 13. Pruning at shallow depth, once a move has saved us from being mated (and
+        // not while looking for a shorter mate than one already found: that needs every move).
+        if (!root && best > VALUE_MATED_IN_MAX_PLY && has_non_pawn_material(pos_, us) && !is_mate_score(alpha)) {
+            if (quiet && !gives_check) {
+                if (skip_quiets) continue;
+                // Late move pruning: enough quiet moves tried at this small depth.
+                if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
+                    skip_quiets = true;
+                    continue;
+                }
+                const int lmr_depth = std::max(depth - 1 - reduction(depth, move_count), 0);
+                // Futility pruning: the static evaluation plus a margin cannot reach alpha.
+                if (!ss->in_check && lmr_depth <= 8 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) continue;
+                // History pruning: a move that has failed everywhere so far.
+                if (lmr_depth <= 3 && history_score < -2000 * depth) continue;
+                // SEE pruning: the move loses material on its square.
+                if (lmr_depth <= 8 && !see_ge(pos_, m, -20 * lmr_depth * lmr_depth)) continue;
+            } else if (depth <= 8 && !see_ge(pos_, m, -100 * depth)) {
+                continue;  // a losing capture or check at small depth
+            }
+        }
+
+        // Step 14. Extensions. Singular extension: when the stored move is much better than
+        // every alternative (a reduced search without it fails low), search it one ply deeper;
+        // when even the alternatives beat beta, the node fails high without more work
+        // (multi-cut). Otherwise a check is searched one ply deeper (within reason).
+        int extension = 0;
+        if (!root && m == tt_move && depth >= 8 && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
+            tte.depth >= depth - 3 && tte.value != VALUE_NONE && !is_mate_score(tte.value) &&
+            ply < 2 * root_depth_) {
+            const Value singular_beta = tte.value - 2 * depth;
+            ss->excluded = m;
+            const Value v = search<false>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
+            ss->excluded = Move::none();
+            if (stopping()) return VALUE_ZERO;
+            if (v < singular_beta) extension = 1;
+            else if (singular_beta >= beta) return singular_beta;
+        } else if (gives_check && ply < 2 * root_depth_) {
+            extension = 1;
+        }
+        const int new_depth = depth - 1 + extension;
+
+        // Make the move.
+        ss->move = m;
+        ss->moved_piece = moved;
+        ss->continuation = &history_.continuation[moved][m.to()];
+        shared_.tt.prefetch(pos_.key_after(m));
+        pos_.do_move(m);
+
+        // Step 15. Late move reductions, then principal variation search: later moves get
+        // a reduced null-window search first, and only those that beat alpha are searched again.
+        Value v = -VALUE_INFINITE;
+        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
+            int r = reduction(depth, move_count);
+            r += !PV;
+            r += !improving;
+            r += cut_node;
+            r -= m == ss->killers[0] || m == ss->killers[1] || m == counter;
+            r -= gives_check;
+            r -= history_score / 8000;
+            const int reduced = std::clamp(new_depth - r, 1, new_depth);
+            if constexpr (PV) pv_length_[ply + 1] = 0;
+            v = -search<false>(ss + 1, -(alpha + 1), -alpha, reduced, true);
+            if (v > alpha && reduced < new_depth) v = -search<false>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        } else if (!PV || move_count > 1) {
+            v = -search<false>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        }
+        if (PV && (move_count == 1 || (v > alpha && (root || v < beta)))) {
+            pv_length_[ply + 1] = 0;
+            v = -search<true>(ss + 1, -beta, -alpha, new_depth, false);
+        }
+        pos_.undo_move();
+        if (stopping()) return VALUE_ZERO;
+
+        // Step 16. At the root, remember the score and line of every move that raised alpha.
+        if (root) {
+            RootMove& rm = *std::find_if(root_moves_.begin(), root_moves_.end(),
+                                         [m](const RootMove& r) { return r.move == m; });
+            if (move_count == 1 || v > alpha) {
+                rm.score = v;
+                rm.sel_depth = sel_depth_;
+                rm.pv.assign(1, m);
+                rm.pv.insert(rm.pv.end(), pv_table_[1], pv_table_[1] + pv_length_[1]);
+                if (move_count > 1) ++best_move_changes_;
+            } else {
+                rm.score = -VALUE_INFINITE;
+            }
+        }
+
+        // Step 17. A new best move; beyond beta the node fails high.
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                best_move = m;
+                if (PV && !root) update_pv(ply, m);
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+        if (m != best_move) {
+            if (quiet && quiet_count < 64) quiets_tried[quiet_count++] = m;
+            else if (capture && capture_count < 32) captures_tried[capture_count++] = m;
+        }
+    }
+
+    // Step 18. No legal move: checkmate or stalemate.
+    if (!move_count) return ss->excluded ? alpha : ss->in_check ? mated_in(ply) : VALUE_DRAW;
+
+    // Step 19. Learn from a cutoff: reward the move that caused it, penalise those tried before.
+    if (best >= beta && best_move) {
+        const int bonus = history_bonus(depth);
+        if (!pos_.is_tactical(best_move)) {
+            update_quiet_stats(ss, best_move, bonus);
+            for (int i = 0; i < quiet_count; ++i) {
+                update_history_entry(history_.quiet[us][quiets_tried[i].from()][quiets_tried[i].to()], -bonus);
+                update_continuations(ss, pos_.moved_piece(quiets_tried[i]), quiets_tried[i].to(), -bonus);
+            }
+        } else if (pos_.is_capture(best_move)) {
+            const PieceType victim =
+                best_move.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(best_move.to()));
+            update_history_entry(history_.capture[pos_.moved_piece(best_move)][best_move.to()][victim], bonus);
+        }
+        for (int i = 0; i < capture_count; ++i) {
+            const Move c = captures_tried[i];
+            const PieceType victim = c.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(c.to()));
+            update_history_entry(history_.capture[pos_.moved_piece(c)][c.to()][victim], -bonus);
+        }
+    }
+
+    // Step 20. Store the result (not for the secondary lines of MultiPV, whose root scores
+    // exclude the better moves).
+    if (!ss->excluded && !(root && pv_idx_ > 0))
+        shared_.tt.store(key, ply, best_move, best, ss->static_eval, depth,
+                         best >= beta                ? BOUND_LOWER
+                         : PV && best_move ? BOUND_EXACT
+                                                     : BOUND_UPPER);
+    return best;
+}
+
+template <bool PV>
+Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
+    const int ply = ss->ply;
+    count_node();
+    if constexpr (PV) {
+        pv_length_[ply] = 0;
+        sel_depth_ = std::max(sel_depth_, ply + 1);
+    }
+    ss->in_check = pos_.in_check();
+
+    // Step 1. Aborted search, draws, end of the stack.
+    if (stopping()) return VALUE_ZERO;
+    if (pos_.is_draw(ply) || pos_.has_insufficient_material()) return VALUE_DRAW;
+    if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : evaluate(pos_, pawns_);
+
+    // Step 2. Transposition table.
+    const Key key = pos_.key();
+    TTData tte;
+    const bool tt_hit = shared_.tt.probe(key, ply, tte);
+    if (!PV && tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return tte.value;
+
+    // Step 3. Stand pat: outside check the side to move may decline every capture.
+    Value best = -VALUE_INFINITE;
+    if (ss->in_check) {
+        ss->static_eval = VALUE_NONE;
+    } else {
+        ss->static_eval = best = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos_, pawns_);
+        if (tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value > best ? BOUND_LOWER : BOUND_UPPER)))
+            best = tte.value;
+        if (best >= beta) {
+            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), best, ss->static_eval, DEPTH_QS, BOUND_LOWER);
+            return best;
+        }
+        alpha = std::max(alpha, best);
+    }
+
+    // Step 4. Captures (and every evasion when in check), with futility and SEE pruning.
+    MovePicker picker(pos_, tt_hit ? tte.move : Move::none(), history_, ss, Move::none(), true);
+    Move best_move = Move::none();
+    int move_count = 0;
+    for (Move m = picker.next(); m; m = picker.next()) {
+        ++move_count;
+        if (!ss->in_check && best > VALUE_MATED_IN_MAX_PLY) {
+            if (m.kind() != Move::PROMOTION && pos_.is_capture(m)) {
+                const PieceType victim = m.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
+                const Value futility = ss->static_eval + 150 + SEE_VALUE[victim];
+                if (futility <= alpha && !pos_.gives_check(m)) {
+                    best = std::max(best, futility);
+                    continue;
+                }
+            }
+            if (!see_ge(pos_, m, 0)) continue;
+        }
+        ss->move = m;
+        ss->moved_piece = pos_.moved_piece(m);
+        ss->continuation = &history_.continuation[ss->moved_piece][m.to()];
+        pos_.do_move(m);
+        const Value v = -qsearch<PV>(ss + 1, -beta, -alpha);
+        pos_.undo_move();
+        if (stopping()) return VALUE_ZERO;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                best_move = m;
+                if constexpr (PV) update_pv(ply, m);
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+    }
+
+    // Step 5. In check without a move: mated.
+    if (ss->in_check && !move_count) return mated_in(ply);
+
+    shared_.tt.store(key, ply, best_move, best, ss->static_eval, DEPTH_QS,
+                     best >= beta ? BOUND_LOWER : PV && best_move ? BOUND_EXACT : BOUND_UPPER);
+    return best;
+}
+
+template Value Worker::search<true>(SearchStack*, Value, Value, int, bool);
+template Value Worker::search<false>(SearchStack*, Value, Value, int, bool);
+
+}  // namespace pythia

@@ -1,0 +1,92 @@
+// One search thread: its copy of the position, its root moves and move-ordering statistics,
+// and the alpha-beta search itself (iterative deepening, PVS, quiescence). The threads of a
+// Lazy SMP search share only the transposition table and the stop flag.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/core/position.h"
+#include "eval/pawns.h"
+#include "search/history.h"
+#include "search/limits.h"
+#include "search/stack.h"
+#include "search/time_manager.h"
+#include "search/tt.h"
+
+namespace pythia {
+
+struct RootMove {
+    explicit RootMove(Move m) : move(m), pv{m} {}
+    Move move;
+    Value score = -VALUE_INFINITE;           // of the current iteration (-INF: not searched yet)
+    Value previous_score = -VALUE_INFINITE;  // of the last iteration
+    Bound bound = BOUND_EXACT;               // score is only a bound after an aspiration failure
+    int sel_depth = 0;
+    std::vector<Move> pv;
+};
+
+class Worker;
+
+// What the threads of one search share.
+struct SharedState {
+    explicit SharedState(TranspositionTable& table) : tt(table) {}
+    TranspositionTable& tt;
+    std::atomic<bool> stop{false};
+    std::atomic<bool> pondering{false};
+    SearchLimits limits;
+    int multipv = 1;
+    TimeManager time;
+    std::function<uint64_t()> total_nodes;
+    // Called by the main thread when it has PV lines to show (after each iteration, and for
+    // aspiration failures of long searches).
+    std::function<void(const Worker&)> report;
+};
+
+class Worker {
+public:
+    Worker(int id, SharedState& shared) : id_(id), shared_(shared) { clear(); }
+
+    // Prepares a search of `root` over `moves` (legal, non-empty).
+    void prepare(const Position& root, const std::vector<Move>& moves);
+    void iterative_deepening();
+    void clear();  // forget history (new game)
+
+    int id() const { return id_; }
+    uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    const std::vector<RootMove>& root_moves() const { return root_moves_; }
+    int completed_depth() const { return completed_depth_; }
+    int root_depth() const { return root_depth_; }
+    int multipv() const { return multipv_; }
+
+private:
+    template <bool PV>
+    Value search(SearchStack* ss, Value alpha, Value beta, int depth, bool cut_node);
+    template <bool PV>
+    Value qsearch(SearchStack* ss, Value alpha, Value beta);
+
+    void count_node();
+    void check_time();
+    void update_pv(int ply, Move m);
+    void update_quiet_stats(SearchStack* ss, Move m, int bonus);
+    void update_continuations(SearchStack* ss, Piece piece, Square to, int bonus);
+    bool stopping() const { return shared_.stop.load(std::memory_order_relaxed); }
+
+    int id_;
+    SharedState& shared_;
+    Position pos_;
+    std::vector<RootMove> root_moves_;
+    History history_;
+    PawnTable pawns_;
+    std::atomic<uint64_t> nodes_{0};
+    int pv_idx_ = 0, multipv_ = 1;
+    int root_depth_ = 0, completed_depth_ = 0, sel_depth_ = 0;
+    int best_move_changes_ = 0;
+    int check_countdown_ = 1024;
+    Move pv_table_[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_length_[MAX_PLY + 1] = {};
+};
+
+}  // namespace pythia
