@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "book/book_player.h"
 #include "engine/core/position.h"
 #include "engine/uci/options.h"
 #include "search/limits.h"
@@ -14,6 +15,7 @@ struct DecisionContext {
     const Position& position;
     const OptionTable& options;
     std::function<void(const std::string&)> info_string;  // tell the GUI what was decided
+    BookPlayer* book = nullptr;                            // the opening book step, if any
 };
 
 // Returns the limits the search runs with. A step that knows the move (book, tablebase)

@@ -66,6 +66,21 @@ void UciEngine::declare_options() {
     options_.add_spin("MultiPV", 1, 1, 256);
     options_.add_spin("Move Overhead", 50, 0, 5000);
     options_.add_check("UCI_ShowWDL", false, [this](const Option& o) { show_wdl_ = o.check(); });
+
+    // Opening book (book/README.md).
+    auto report = [this](const std::string& text) {
+        if (!text.empty()) info_string(text);
+    };
+    options_.add_check(std::string(OWN_BOOK_OPTION), OWN_BOOK_DEFAULT,
+                       [this, report](const Option& o) { report(book_.set_own_book(o.check())); });
+    const std::string book_file = default_book_file();
+    options_.add_string(std::string(BOOK_FILE_OPTION), book_file.empty() ? "<empty>" : book_file,
+                        [this, report](const Option& o) { report(book_.set_file(o.value)); });
+    options_.add_combo(std::string(BOOK_VARIETY_OPTION), "Weighted", {"Weighted", "Best"}, [this](const Option& o) {
+        if (auto v = parse_book_variety(o.value)) book_.set_variety(*v);
+    });
+    options_.add_spin(std::string(BOOK_DEPTH_OPTION), BOOK_DEPTH_DEFAULT, BOOK_DEPTH_MIN, BOOK_DEPTH_MAX,
+                      [this](const Option& o) { book_.set_depth(int(o.spin())); });
 }
 
 void UciEngine::send(const std::string& line) {
@@ -230,8 +245,8 @@ void UciEngine::cmd_go(std::istream& args) {
         info_string("go: " + std::to_string(limits.search_moves.size()) + " searchmoves, depth " +
                     std::to_string(limits.depth) + ", nodes " + std::to_string(limits.nodes));
 
-    const SearchLimits decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); }},
-                                             limits);
+    const SearchLimits decided =
+        decide_move({position_, options_, [this](const std::string& s) { info_string(s); }, &book_}, limits);
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
     options.move_overhead_ms = options_.spin("Move Overhead");

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "engine/core/position.h"
+#include "book/book_player.h"
 #include "engine/uci/options.h"
 #include "search/search.h"
 
@@ -57,6 +58,7 @@ private:
     std::mutex out_mutex_;
     Position position_;
     OptionTable options_;
+    BookPlayer book_;  // the opening book step; used on the input thread only
     Search search_;
     std::unordered_map<std::string, Handler> commands_;
     std::atomic<bool> show_wdl_{false};

@@ -1,0 +1,179 @@
+// `pythia tb generate` and `pythia tb verify`.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "engine/uci/tb_command.h"
+#include "tablebase/generation_driver.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_writer.h"
+#include "tablebase/verifier.h"
+
+namespace pythia {
+
+namespace {
+
+using namespace pythia::tb;
+
+struct TbArgs {
+    std::vector<Material> tables;
+    int all = 0;  // --all N: every table of up to N pieces
+    std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
+    int threads = std::max(1u, std::thread::hardware_concurrency());
+    bool all_stored = false;  // verify --all without a number: every stored table
+};
+
+// Parses the shared arguments; prints a message and returns false on a bad one.
+bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* verb) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* what) -> const std::string* {
+            if (i + 1 >= args.size()) {
+                std::cerr << "tb " << verb << ": " << a << " needs " << what << '\n';
+                return nullptr;
+            }
+            return &args[++i];
+        };
+        if (a == "--dir") {
+            const std::string* v = value("a folder");
+            if (!v) return false;
+            out.dir = *v;
+        } else if (a == "--threads") {
+            const std::string* v = value("a number");
+            if (!v) return false;
+            out.threads = std::atoi(v->c_str());
+            if (out.threads < 1 || out.threads > 256) {
+                std::cerr << "tb " << verb << ": --threads must be 1 to 256, not '" << *v << "'\n";
+                return false;
+            }
+        } else if (a == "--all") {
+            if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
+                out.all = std::atoi(args[++i].c_str());
+                if (out.all < 3 || out.all > 5) {
+                    std::cerr << "tb " << verb << ": --all takes 3, 4 or 5 pieces\n";
+                    return false;
+                }
+            } else {
+                out.all_stored = true;
+            }
+        } else {
+            auto m = Material::parse(a);
+            if (!m || m->total() < 3 || m->total() > 5) {
+                std::cerr << "tb " << verb << ": '" << a << "' is not a material of 3 to 5 pieces such as KQvKR\n";
+                return false;
+            }
+            out.tables.push_back(m->normalized());
+        }
+    }
+    if (out.all)
+        for (const Material& m : all_materials(out.all)) out.tables.push_back(m);
+    return true;
+}
+
+double peak_memory_gib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0 / 1024.0;
+}
+
+void log_line(const std::string& line) { std::cerr << line << std::endl; }
+
+}  // namespace
+
+int tb_generate_command(const std::vector<std::string>& args) {
+    TbArgs a;
+    if (!parse_args(args, a, "generate")) return 2;
+    if (a.tables.empty()) {
+        std::cerr << "usage: pythia tb generate <MATERIAL...|--all N> [--dir D] [--threads T]\n";
+        return 2;
+    }
+    TableStore store;
+    store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
+    store.load = [&](const Material& m, std::string* error) { return load_table_values(a.dir, m, error, a.threads); };
+    store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
+        GenerationInfo info;
+        info.seconds = seconds;
+        info.threads = threads;
+        info.subtables = &subtables;
+        std::string error;
+        if (!write_table_files(t, a.dir, info, &error)) throw std::runtime_error(error);
+    };
+    DriverOptions options;
+    options.threads = a.threads;
+    const auto start = std::chrono::steady_clock::now();
+    options.progress = [&](const std::string& line) {
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        char prefix[32];
+        std::snprintf(prefix, sizeof prefix, "[%7.1f s] ", s);
+        log_line(prefix + line);
+    };
+    try {
+        auto report = generate_tables(a.tables, store, options);
+        int generated = 0, skipped = 0;
+        for (const auto& r : report) r.skipped ? ++skipped : ++generated;
+        double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("generated %d tables, %d already present, in %.1f s with %d threads into %s (peak memory %.2f GiB)\n",
+                    generated, skipped, total, a.threads, a.dir.string().c_str(), peak_memory_gib());
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "tb generate: " << e.what() << '\n';
+        return 1;
+    }
+}
+
+int tb_verify_command(const std::vector<std::string>& args) {
+    TbArgs a;
+    if (!parse_args(args, a, "verify")) return 2;
+    if (a.all_stored || a.tables.empty()) {
+        // Every table stored in the folder.
+        for (const Material& m : all_materials(5))
+            if (table_files_valid(a.dir, m)) a.tables.push_back(m);
+        if (a.tables.empty()) {
+            std::cerr << "tb verify: no valid tables in " << a.dir << '\n';
+            return 1;
+        }
+    }
+    int failures = 0;
+    for (const Material& m : a.tables) {
+        const auto start = std::chrono::steady_clock::now();
+        std::string error;
+        auto table = load_table_values(a.dir, m, &error, a.threads);
+        if (!table) {
+            std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
+            ++failures;
+            continue;
+        }
+        TableSet subtables;
+        bool missing = false;
+        for (const Material& s : m.successors()) {
+            if (s.total() <= 2) continue;
+            auto sub = load_table_values(a.dir, s, &error, a.threads);
+            if (!sub) {
+                std::printf("%-8s FAILED: its subtable %s: %s\n", m.name().c_str(), s.name().c_str(), error.c_str());
+                missing = true;
+                break;
+            }
+            subtables.add(sub);
+        }
+        if (missing) {
+            ++failures;
+            continue;
+        }
+        VerifyReport r = verify_table(*table, subtables, a.threads);
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("%-8s %s: %llu positions, %llu inconsistent (%.1f s)\n", m.name().c_str(),
+                    r.mismatches ? "FAILED" : "ok", (unsigned long long)r.positions,
+                    (unsigned long long)r.mismatches, s);
+        for (const auto& e : r.examples) std::printf("    %s\n", e.c_str());
+        if (r.mismatches) ++failures;
+        std::fflush(stdout);
+    }
+    std::printf("%zu tables verified, %d failed\n", a.tables.size(), failures);
+    return failures ? 1 : 0;
+}
+
+}  // namespace pythia
