@@ -286,8 +286,15 @@ uint64_t TableIndex::encode_moved_slow(uint64_t index, const Placement& canonica
     const Square from = canonical[slot];
     if (slot < 2) {
         // A king: pawn tables keep their orientation (the pawns decide it); pawnless tables may
-        // need another symmetry.
+        // need another symmetry, except when the white king stays in the triangle off the
+        // diagonal (the identity still applies and only the king pair changes).
         if (!has_pawns_) {
+            const Square wk = slot == 0 ? to : canonical[0], bk = slot == 1 ? to : canonical[1];
+            if (Tables::in_triangle(wk) && !Tables::on_diagonal(wk)) {
+                const int64_t kk_before = TABLES.kk_index[canonical[0]][canonical[1]];
+                const int64_t kk_after = TABLES.kk_index[wk][bk];
+                return index + (kk_after - kk_before) * int64_t(rest_size_);
+            }
             Placement moved = canonical;
             moved[slot] = to;
             return encode(moved);
