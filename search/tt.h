@@ -61,13 +61,13 @@ private:
     uint8_t generation_ = 0;
 };
 
-// Mate scores are stored relative to the node, read back relative to the root.
+// Mate and tablebase scores are stored relative to the node, read back relative to the root.
 inline Value value_to_tt(Value v, int ply) {
-    return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+    return v >= VALUE_TB_WIN_IN_MAX_PLY ? v + ply : v <= VALUE_TB_LOSS_IN_MAX_PLY ? v - ply : v;
 }
 inline Value value_from_tt(Value v, int ply) {
     if (v == VALUE_NONE) return v;
-    return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+    return v >= VALUE_TB_WIN_IN_MAX_PLY ? v - ply : v <= VALUE_TB_LOSS_IN_MAX_PLY ? v + ply : v;
 }
 
 }  // namespace pythia
