@@ -21,6 +21,8 @@ constexpr uint64_t GRAIN = 1 << 16;  // positions per work item (a multiple of 8
 // repetitive streams, so blocks are compressed at level 9 against the dictionary.
 static int LZ4_LEVEL = getenv("PYTB_LEVEL") ? atoi(getenv("PYTB_LEVEL")) : 9;
 constexpr int AT_MOST_LIMIT = 16;  // AT_MOST bounds are WDL symbols (0..4)
+constexpr uint64_t SMALL_STREAM_BYTES = 8 << 20;
+constexpr uint64_t SAMPLE_STRETCHES = 32;
 
 int code_bits_for(uint32_t symbols) {
     if (symbols <= 1) return 0;
@@ -144,11 +146,12 @@ std::vector<uint8_t> make_codes(uint64_t n, const CellSource& source, const Symb
     return out;
 }
 
-// The dictionary: 1 KiB pieces taken at even intervals over the stream.
+// The dictionary: 1 KiB pieces taken at even intervals over the stream; none for a stream
+// too short to pay for it.
 std::vector<uint8_t> sample_dictionary(const std::vector<uint8_t>& codes, size_t bytes) {
     std::vector<uint8_t> dict;
     const size_t piece = 1024, pieces = bytes / piece;
-    if (pieces == 0 || codes.size() < 2 * bytes) return dict;
+    if (pieces == 0 || codes.size() < 16 * bytes) return dict;
     for (size_t k = 0; k < pieces; ++k) {
         size_t at = codes.size() / pieces * k;
         dict.insert(dict.end(), codes.begin() + at, codes.begin() + at + piece);
@@ -244,29 +247,35 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     lap("codes");
     if (bits == 0) return s;
 
-    // Choose the block size (and whether a dictionary pays) on a sample of blocks.
-    const uint32_t smallest = *std::min_element(plan.block_bytes.begin(), plan.block_bytes.end());
-    const uint64_t sample_span = 32;  // stretches of the stream in the sample
+    // Choose the block size (and whether a dictionary pays) on a sample of the stream. Small
+    // streams take the middle candidate with a dictionary: trying every candidate would cost
+    // more than compressing them, for a few hundred bytes.
     struct Choice {
         uint32_t bytes;
         bool dict;
         double estimate;
     };
+    std::vector<uint32_t> sizes = plan.block_bytes;
+    std::sort(sizes.begin(), sizes.end());
+    const bool small = s.codes.size() < SMALL_STREAM_BYTES;
+    if (small) sizes = {sizes[sizes.size() / 2]};
+    const std::vector<uint8_t> dict =
+        plan.dictionary ? sample_dictionary(s.codes, MAX_DICT_BYTES) : std::vector<uint8_t>{};
     std::vector<Choice> choices;
-    const std::vector<uint8_t> dict = plan.dictionary ? sample_dictionary(s.codes, MAX_DICT_BYTES) : std::vector<uint8_t>{};
-    const uint64_t total_small = (s.codes.size() + smallest - 1) / smallest;
-    for (uint32_t bytes : plan.block_bytes) {
+    for (uint32_t bytes : sizes) {
+        // The same SAMPLE_STRETCHES stretches of the stream (as many as fit) for every size.
         const uint64_t nblocks = (s.codes.size() + bytes - 1) / bytes;
-        // Sample the same stretches of the stream for every block size.
+        const uint64_t stretch = sizes.back() / bytes;  // blocks of this size per stretch
+        const uint64_t stretches = (s.codes.size() + sizes.back() - 1) / sizes.back();
+        const uint64_t step = std::max<uint64_t>(1, stretches / SAMPLE_STRETCHES);
         std::vector<uint64_t> which;
-        const uint64_t step = total_small < 4 * sample_span ? 1 : total_small / sample_span;
-        for (uint64_t k = 0; k < total_small; k += step) {
-            uint64_t b = k * smallest / bytes;
-            if (which.empty() || which.back() != b) which.push_back(b);
-        }
+        for (uint64_t k = 0; k < stretches; k += step)
+            for (uint64_t j = 0; j < stretch && k * stretch + j < nblocks; ++j) which.push_back(k * stretch + j);
         const double scale = double(nblocks) / which.size();
+        const bool largest = bytes == sizes.back();
         for (bool use_dict : {false, true}) {
-            if (use_dict && dict.empty()) continue;
+            if ((use_dict && dict.empty()) || (!use_dict && !largest && !dict.empty()) || (!use_dict && small && !dict.empty()))
+                continue;
             Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which, plan.threads);
             choices.push_back({bytes, use_dict, c.data.size() * scale + (use_dict ? dict.size() : 0)});
         }

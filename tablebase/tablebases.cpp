@@ -174,11 +174,9 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
     size_t wdl_tables = 0, distance_tables = 0;
     for (size_t i = 0; i < entries_.size(); ++i) {
         const Entry& e = *entries_[i];
-        if (!e.paths[KIND_WDL].empty()) {
-            ++wdl_tables;
-            max_pieces_ = std::max(max_pieces_, e.material.total());
-        }
+        wdl_tables += !e.paths[KIND_WDL].empty();
         distance_tables += !e.paths[KIND_DISTANCE].empty();
+        max_pieces_ = std::max(max_pieces_, e.material.total());
         for (bool flip : {false, true}) {
             const uint64_t key = key_of(flip ? e.material.flipped() : e.material);
             if (flip && key == key_of(e.material)) continue;
@@ -274,9 +272,10 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     return best;
 }
 
-bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
+bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
     if (n == 2) {
-        dtm = dtz = VALUE_UNKNOWN;
+        dtm = VALUE_UNKNOWN;
+        if (dtz) *dtz = VALUE_UNKNOWN;
         return true;
     }
     bool flipped = false;
@@ -312,20 +311,25 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     };
     uint32_t dtm_code, dtz_code;
     if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
+    if (!dtz) return true;
     const Section& z = f->sections()[e->section_no[int(Metric::DTZ)][stm]];
     const uint32_t ctx = z.h.context == uint8_t(Context::DTM_SIGN)   ? uint32_t(sign_context(dtm))
                          : z.h.context == uint8_t(Context::DTM_CODE) ? dtm_code
                                                                      : 0;
-    return read(Metric::DTZ, ctx, dtz_code, dtz);
+    return read(Metric::DTZ, ctx, dtz_code, *dtz);
 }
 
-std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm,
-                                                    bool need_distances) const {
+std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {
     ProbeResult r;
     Value dtm, dtz;
-    if (need_distances && distances_of(pieces, n, stm, dtm, dtz)) {
+    if ((need & (NEED_DTM | NEED_DTZ)) && distances_of(pieces, n, stm, dtm, need & NEED_DTZ ? &dtz : nullptr)) {
         r.dtm = dtm;
-        r.dtz = dtz;
+        if (need & NEED_DTZ) r.dtz = dtz;
+    }
+    if (!(need & NEED_WDL)) {
+        if (!r.dtm) return std::nullopt;
+        r.wdl = is_win(dtm) ? 2 : is_loss(dtm) ? -2 : 0;  // not asked for; the sign at least is right
+        return r;
     }
     std::optional<int> wdl = wdl_of(pieces, n, stm);
     if (!wdl && r.dtz) wdl = wdl_of_dtz(*r.dtz);  // no WDL file, but the exact DTZ says it
@@ -334,13 +338,13 @@ std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n
     return r;
 }
 
-std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, bool need_distances) const {
+std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, int need) const {
     const int n = pos.count_all();
     if (pos.castling_rights() || n > MAX_PIECES || (n > max_pieces_ && n > 2)) return std::nullopt;
     PieceOn pieces[MAX_PIECES];
     pieces_of(pos, pieces);
     const Color us = pos.side_to_move();
-    if (pos.ep_square() == SQ_NONE) return probe_pieces(pieces, n, us, need_distances);
+    if (pos.ep_square() == SQ_NONE) return probe_pieces(pieces, n, us, need);
 
     // An en passant right: the value is the best of the stored position (which has the same
     // moves but the capture) and each legal en passant capture.
@@ -360,12 +364,12 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, bool 
             if (pieces[i].square == m.from()) after[k].square = m.to();
             ++k;
         }
-        const std::optional<ProbeResult> r = probe_pieces(after, k, ~us, need_distances);
+        const std::optional<ProbeResult> r = probe_pieces(after, k, ~us, need);
         if (!r) return std::nullopt;
         ProbeResult mine;
         mine.wdl = -r->wdl;
         if (r->dtm) mine.dtm = dtm_of_move(*r->dtm);
-        if (need_distances) mine.dtz = dtz_of_move(true, r->wdl, VALUE_UNKNOWN);
+        if (need & NEED_DTZ) mine.dtz = dtz_of_move(true, r->wdl, VALUE_UNKNOWN);
         if (!best) {
             best = mine;
             continue;
@@ -375,7 +379,7 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, bool 
         best->dtz = better(best->dtz, mine.dtz, dtz_rank);
     }
     if (other_moves) {
-        const std::optional<ProbeResult> stored = probe_pieces(pieces, n, us, need_distances);
+        const std::optional<ProbeResult> stored = probe_pieces(pieces, n, us, need);
         if (!stored) return std::nullopt;
         if (!best) return stored;
         best->wdl = std::max(best->wdl, stored->wdl);
@@ -388,27 +392,30 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, bool 
 std::optional<int> Tablebases::probe_wdl(const Position& pos) const {
     const int n = pos.count_all();
     if (pos.ep_square() != SQ_NONE || n == 2) {
-        auto r = probe_position(pos, false);
+        auto r = probe_position(pos, NEED_WDL);
         return r ? std::optional<int>(r->wdl) : std::nullopt;
     }
     // The search's hot path: no move generation, no allocation.
     if (pos.castling_rights() || n > max_pieces_) return std::nullopt;
     PieceOn pieces[MAX_PIECES];
     pieces_of(pos, pieces);
-    return wdl_of(pieces, n, pos.side_to_move());
+    if (auto wdl = wdl_of(pieces, n, pos.side_to_move())) return wdl;
+    // No WDL file (or a refused one): the DTZ file, if there, knows the WDL too.
+    auto r = probe_pieces(pieces, n, pos.side_to_move(), NEED_WDL | NEED_DTZ);
+    return r ? std::optional<int>(r->wdl) : std::nullopt;
 }
 
 std::optional<Value> Tablebases::probe_dtz(const Position& pos) const {
-    auto r = probe_position(pos, true);
+    auto r = probe_position(pos, NEED_WDL | NEED_DTZ);
     return r ? r->dtz : std::nullopt;
 }
 
 std::optional<Value> Tablebases::probe_dtm(const Position& pos) const {
-    auto r = probe_position(pos, true);
+    auto r = probe_position(pos, NEED_DTM);
     return r ? r->dtm : std::nullopt;
 }
 
-std::optional<ProbeResult> Tablebases::probe(const Position& pos) const { return probe_position(pos, true); }
+std::optional<ProbeResult> Tablebases::probe(const Position& pos) const { return probe_position(pos, NEED_ALL); }
 
 Value dtm_of_move(Value after) {
     if (is_loss(after)) return win_in(distance_of(after) + 1);
@@ -437,7 +444,7 @@ std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position&
         rm.move = m;
         rm.zeroing = root.is_capture(m) || type_of(root.moved_piece(m)) == PAWN;
         pos.do_move(m);
-        const std::optional<ProbeResult> after = probe_position(pos, true);
+        const std::optional<ProbeResult> after = probe_position(pos, NEED_ALL);
         pos.undo_move();
         if (!after) return std::nullopt;
         rm.after = *after;

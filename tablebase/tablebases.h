@@ -80,9 +80,11 @@ private:
     const Entry* find(uint64_t key, bool& flipped) const;
     std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;
     std::optional<int> stored_wdl(const Entry& e, uint64_t idx, Color stm) const;
-    bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const;
-    std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, bool need_distances) const;
-    std::optional<ProbeResult> probe_position(const Position& pos, bool need_distances) const;
+    // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
+    enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
+    bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
+    std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;
+    std::optional<ProbeResult> probe_position(const Position& pos, int need) const;
     void refuse(const std::string& file, const std::string& problem) const;
 
     std::vector<std::unique_ptr<Entry>> entries_;
