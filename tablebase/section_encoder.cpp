@@ -4,8 +4,6 @@
 #include <lz4hc.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -19,7 +17,7 @@ namespace {
 constexpr uint64_t GRAIN = 1 << 16;  // positions per work item (a multiple of 8)
 // LZ4-HC's optimal parser (levels 10-12) becomes very slow with a dictionary on these highly
 // repetitive streams, so blocks are compressed at level 9 against the dictionary.
-static int LZ4_LEVEL = getenv("PYTB_LEVEL") ? atoi(getenv("PYTB_LEVEL")) : 9;
+constexpr int LZ4_LEVEL = 9;
 constexpr int AT_MOST_LIMIT = 16;  // AT_MOST bounds are WDL symbols (0..4)
 constexpr uint64_t SMALL_STREAM_BYTES = 8 << 20;
 constexpr uint64_t SAMPLE_STRETCHES = 32;
@@ -226,10 +224,7 @@ uint32_t EncodedSection::code_of(uint64_t i) const {
 }
 
 EncodedSection encode_section(uint64_t n, const CellSource& source, const SectionPlan& plan) {
-    auto T0 = std::chrono::steady_clock::now();
-    auto lap = [&](const char* what) { if (getenv("PYTB_DEBUG")) fprintf(stderr, "  %s %.3f\n", what, std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count()); };
     const SymbolTable t = rank_symbols(n, source, plan);
-    lap("rank");
     const int bits = code_bits_for(t.num_symbols);
 
     EncodedSection s;
@@ -244,7 +239,6 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     s.symbols = t.symbols;
     s.codes = make_codes(n, source, t, bits, plan.threads);
     s.estimated_bytes = 0;
-    lap("codes");
     if (bits == 0) return s;
 
     // Choose the block size (and whether a dictionary pays) on a sample of the stream. Small
@@ -291,7 +285,6 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
             found = true;
         }
 
-    lap("trials");
     s.estimated_bytes = pick.estimate;
     if (plan.estimate_only) return s;
     h.block_positions = uint32_t(uint64_t(pick.bytes) * 8 / bits);
@@ -303,7 +296,6 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     s.data = std::move(c.data);
     s.block_ends = std::move(c.ends);
     h.dict_size = uint32_t(s.dictionary.size());
-    lap("final");
     return s;
 }
 

@@ -34,7 +34,7 @@ int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
 // Decodes a whole section into `out`; for DTZ, `dtm` and `dtm_codes` give the context.
 bool decode_section(const TableFile& f, const Section& s, std::vector<Value>& out, const std::vector<Value>* dtm,
-                    std::vector<uint16_t>* codes_out, const std::vector<uint16_t>* dtm_codes, int threads) {
+                    std::vector<uint8_t>* codes_out, const std::vector<uint8_t>* dtm_codes, int threads) {
     const uint64_t n = f.positions();
     out.resize(n);
     if (codes_out) codes_out->resize(n);
@@ -46,7 +46,7 @@ bool decode_section(const TableFile& f, const Section& s, std::vector<Value>& ou
         uint16_t symbol;
         if (!s.symbol(ctx, code, symbol)) return false;
         out[i] = symbol;
-        if (codes_out) (*codes_out)[i] = uint16_t(code);
+        if (codes_out) (*codes_out)[i] = uint8_t(code);  // DTM_CODE contexts need codes of at most 8 bits
         return true;
     };
     if (s.bits() == 0) {
@@ -94,7 +94,7 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     const TableIndex& index = table->index;
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
     if (!f) return nullptr;
-    std::vector<uint16_t> dtm_codes;
+    std::vector<uint8_t> dtm_codes;
     for (Color c : {WHITE, BLACK}) {
         const Section* dtm = f->find(Metric::DTM, c);
         const Section* dtz = f->find(Metric::DTZ, c);

@@ -20,15 +20,8 @@ namespace {
 
 // Decoded block sizes the writer tries. WDL blocks are small because the search probes WDL at
 // random places and decodes a block per cache miss; DTM and DTZ are probed at the root only.
-std::vector<uint32_t> env_list(const char* name, std::vector<uint32_t> def) {
-    const char* e = getenv(name);
-    if (!e) return def;
-    std::vector<uint32_t> out;
-    for (const char* p = e; *p;) { out.push_back(uint32_t(strtoul(p, (char**)&p, 10))); if (*p == ',') ++p; }
-    return out;
-}
-const std::vector<uint32_t> WDL_BLOCK_BYTES = env_list("PYTB_WDL_BLOCKS", {1024, 2048, 4096});
-const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = env_list("PYTB_DIST_BLOCKS", {4096, 8192, 16384});
+const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024, 2048, 4096};
+const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
 
 // Positions where a capture achieves the WDL value (1), so the stored value may be anything
 // lower: the prober takes the better of the stored value and the captures.

@@ -200,9 +200,9 @@ TEST_CASE("a table whose material does not match its name is refused", "[tb][bad
 TEST_CASE("the loader and the validity check name the file and the problem", "[tb][badfiles]") {
     const fs::path dir = test::scratch_dir("loader");
     test::copy_table_file("KRvK.pytw", dir);
-    auto bytes = read_bytes(test::test_tables_dir() / "KRvK.pytd");
-    bytes.resize(bytes.size() - 100);
-    write_bytes(dir / "KRvK.pytd", bytes);
+    const auto bytes = read_bytes(test::test_tables_dir() / "KRvK.pytd");
+    REQUIRE(bytes.size() > 100);
+    write_bytes(dir / "KRvK.pytd", std::vector<uint8_t>(bytes.begin(), bytes.end() - 100));
     std::string error;
     const Material m = *Material::parse("KRvK");
     CHECK_FALSE(table_files_valid(dir, m, &error));
