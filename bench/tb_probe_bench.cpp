@@ -2,10 +2,10 @@
 // Syzygy WDL probe through Debian's libfathom on the very same positions.
 //
 //   build/release/bench/tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R]
-//                                      [--max-pieces K] [--seed X]
+//                                      [--min-pieces J] [--max-pieces K] [--seed X]
 //
 // Positions: N random legal positions (no castling, no en passant), spread evenly over the
-// tables found in D with at most K pieces. Each probe is timed on its own (steady_clock, the
+// tables found in D with J to K pieces. Each probe is timed on its own (steady_clock, the
 // timer's own cost measured and subtracted); the figures are the median and 99th percentile
 // over all probes, per run, and the median over the runs. "cold" probes go through the
 // positions once in a fresh order with the decoded-block cache holding other positions;
@@ -38,6 +38,7 @@ struct Options {
     std::string syzygy = "../shared/truth/syzygy";
     int positions = 100000;
     int runs = 5;
+    int min_pieces = 3;
     int max_pieces = 5;
     uint64_t seed = 1;
 };
@@ -129,10 +130,11 @@ int main(int argc, char** argv) {
         else if (a == "--positions") o.positions = std::max(100, std::atoi(v.c_str()));
         else if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
         else if (a == "--max-pieces") o.max_pieces = std::atoi(v.c_str());
+        else if (a == "--min-pieces") o.min_pieces = std::atoi(v.c_str());
         else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
         else {
             std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                                 "[--max-pieces K] [--seed X]\n");
+                                 "[--min-pieces J] [--max-pieces K] [--seed X]\n");
             return 2;
         }
     }
@@ -140,9 +142,10 @@ int main(int argc, char** argv) {
     for (const std::string& m : tbs.set_paths(o.dir)) std::fprintf(stderr, "%s\n", m.c_str());
     std::vector<Material> tables;
     for (const Material& m : tbs.materials())
-        if (m.total() <= o.max_pieces) tables.push_back(m);
+        if (m.total() >= o.min_pieces && m.total() <= o.max_pieces) tables.push_back(m);
     if (tables.empty()) {
-        std::fprintf(stderr, "tb-probe-bench: no tables of at most %d pieces in %s\n", o.max_pieces, o.dir.c_str());
+        std::fprintf(stderr, "tb-probe-bench: no tables of %d to %d pieces in %s\n", o.min_pieces, o.max_pieces,
+                     o.dir.c_str());
         return 1;
     }
 #ifdef PYTHIA_HAVE_FATHOM
@@ -165,8 +168,8 @@ int main(int argc, char** argv) {
         positions.push_back(p);
     }
     const double overhead = timer_overhead_ns();
-    std::printf("tb-probe-bench: %zu random legal positions from %zu tables of at most %d pieces in %s\n",
-                positions.size(), tables.size(), o.max_pieces, o.dir.c_str());
+    std::printf("tb-probe-bench: %zu random legal positions from %zu tables of %d to %d pieces in %s\n",
+                positions.size(), tables.size(), o.min_pieces, o.max_pieces, o.dir.c_str());
     std::printf("each probe timed alone (timer cost %.0f ns subtracted); %d runs, positions shuffled per run; "
                 "median over runs\n",
                 overhead, o.runs);

@@ -20,11 +20,11 @@ namespace {
 
 // Decoded block sizes the writer tries. WDL blocks are small because the search probes WDL at
 // random places and decodes a block per cache miss; DTM and DTZ are probed at the root only.
-const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024, 2048, 4096};
+const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024};
 const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
 
-// Positions where a capture achieves the WDL value (1), so the stored value may be anything
-// lower: the prober takes the better of the stored value and the captures.
+// Positions where a resolving capture (captures.h) achieves the WDL value (1), so the stored
+// value may be anything lower: the prober takes the better of the stored value and those captures.
 std::vector<uint8_t> capture_decided(const TableValues& t, Color us, const TableSet& subtables, int threads) {
     const uint64_t n = t.index.size();
     std::vector<uint8_t> decided(n, 0);
@@ -38,7 +38,7 @@ std::vector<uint8_t> capture_decided(const TableValues& t, Color us, const Table
             TbBoard b;
             b.set(t.index, p);
             bool missing = false;
-            decided[i] = for_each_legal_capture(b, us, [&](const TbMove& m) {
+            decided[i] = for_each_resolving_capture(b, us, [&](const TbMove& m) {
                 PieceOn after[MAX_PIECES];
                 const int k = pieces_after(b, m, after);
                 Value sdtm, sdtz;

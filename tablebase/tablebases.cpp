@@ -20,6 +20,13 @@ namespace {
 enum : uint8_t { UNOPENED, OPEN, FAILED };
 constexpr int KIND_WDL = 0, KIND_DISTANCE = 1;
 
+// WDL sections this small are decoded whole when their file is opened and kept in memory
+// (shared by all threads): the captures the prober searches lead into the smaller tables, and
+// their probes then cost a memory read instead of a block decode. All 3- and 4-piece WDL
+// tables together take about 30 MB decoded.
+constexpr uint64_t RESIDENT_WDL_BYTES = 4 << 20;  // per section
+constexpr uint64_t RESIDENT_WDL_BUDGET = uint64_t(256) << 20;  // per Tablebases
+
 // Piece counts by colour and type, 4 bits each: a table's key, read straight off a position.
 uint64_t key_of(const Material& m) {
     uint64_t k = 0;
@@ -71,7 +78,31 @@ struct Tablebases::Entry {
     mutable std::unique_ptr<TableIndex> index;  // set before the first state becomes OPEN
     mutable std::unique_ptr<TableFile> files[2];
     mutable int section_no[3][2] = {};  // [metric][side] -> the section's number in its file
+    mutable std::vector<uint8_t> resident_wdl[2];  // decoded WDL codes by side; empty: read blocks
     mutable std::atomic<bool> reported_corrupt_block{false};
+
+    // Decodes small WDL sections whole (see RESIDENT_WDL_BYTES). False if a block is corrupt.
+    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget) const {
+        for (const Section& s : f.sections()) {
+            const uint64_t bytes = (f.positions() * s.bits() + 7) / 8;
+            if (s.bits() == 0 || bytes > RESIDENT_WDL_BYTES) continue;
+            if (budget.fetch_add(bytes) + bytes > RESIDENT_WDL_BUDGET) {
+                budget.fetch_sub(bytes);
+                continue;
+            }
+            std::vector<uint8_t>& out = resident_wdl[s.side()];
+            out.assign(bytes + 1, 0);  // one spare byte: a 16-bit read never passes the end
+            for (uint64_t b = 0; b < s.h.num_blocks; ++b) {
+                const uint32_t size = f.block_size(s, b);
+                if (f.decode_block(s, b, out.data() + b * s.block_bytes, size) != int(size)) {
+                    resident_wdl[0].clear();
+                    resident_wdl[1].clear();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
 
     // The file, opened and checked on first use; nullptr if absent or refused.
     const TableFile* open(int kind, const Tablebases& owner) const {
@@ -97,6 +128,11 @@ struct Tablebases::Entry {
             const Section& sec = f->sections()[i];
             section_no[int(sec.metric())][sec.side()] = int(i);
         }
+        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_)) {
+            owner.refuse(paths[kind].string(), "corrupt block");
+            state[kind].store(FAILED, std::memory_order_release);
+            return nullptr;
+        }
         files[kind] = std::move(f);
         state[kind].store(OPEN, std::memory_order_release);
         return files[kind].get();
@@ -121,6 +157,7 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
     entries_.clear();
     slots_.clear();
     max_pieces_ = 0;
+    resident_bytes_ = 0;
     {
         std::lock_guard<std::mutex> lock(errors_mutex_);
         refused_.clear();
@@ -219,7 +256,9 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     const int no = e.section_no[int(Metric::WDL)][stm];
     const Section& s = f->sections()[no];
     uint32_t code = 0;
-    if (s.bits()) {
+    if (!e.resident_wdl[stm].empty()) {
+        code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
+    } else if (s.bits()) {
         const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
         const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
         if (!data) {
@@ -250,14 +289,15 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     const Section& s = e->files[KIND_WDL]->sections()[e->section_no[int(Metric::WDL)][stm]];
     if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;
 
-    // The stored value may be low where a capture achieves more: search the captures.
+    // The stored value may be low where a capture achieves more: search the resolving captures
+    // (those of the most valuable capturable piece, as the writer decided).
     TbBoard b;
     b.n = n;
     std::copy(pieces, pieces + n, b.pieces);
     b.rebuild();
     int best = *stored;
     bool missing = false;
-    for_each_legal_capture(b, stm, [&](const TbMove& m) {
+    for_each_resolving_capture(b, stm, [&](const TbMove& m) {
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         const std::optional<int> v = wdl_of(after, k, ~stm);

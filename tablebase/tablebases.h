@@ -13,6 +13,7 @@
 // A missing table gives std::nullopt; so does a refused file, which is logged once.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -91,6 +92,7 @@ private:
     std::vector<std::pair<uint64_t, uint32_t>> slots_;  // open addressing: material key -> entry | flip bit
     uint64_t slot_mask_ = 0;
     int max_pieces_ = 0;
+    mutable std::atomic<uint64_t> resident_bytes_{0};  // WDL decoded whole (small tables)
     mutable std::mutex errors_mutex_;
     mutable std::vector<std::string> refused_;
 };
