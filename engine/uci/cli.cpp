@@ -14,6 +14,7 @@
 #include "engine/uci/book_command.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/logging.h"
+#include "engine/uci/tb_command.h"
 #include "engine/uci/uci.h"
 
 namespace pythia {
@@ -95,6 +96,7 @@ const std::vector<Subcommand>& subcommands() {
         {"book", "book probe|build ...               opening book: a position's moves; a book from PGN", book_command},
         {"bench", "bench [depth]                    search the bench positions; last line '<N> nodes <M> nps'",
          bench_command},
+        {"tb", "tb generate|verify|info|probe ...  endgame tablebases: make, check, describe, probe", tb_command},
     };
     return table;
 }

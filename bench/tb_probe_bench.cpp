@@ -1,0 +1,227 @@
+// tb-probe-bench: latency of Pythia's tablebase probes on random legal positions, against a
+// Syzygy WDL probe through Debian's libfathom on the very same positions.
+//
+//   build/release/bench/tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R]
+//                                      [--min-pieces J] [--max-pieces K] [--seed X]
+//
+// Positions: N random legal positions (no castling, no en passant), spread evenly over the
+// tables found in D with J to K pieces. Each probe is timed on its own (steady_clock, the
+// timer's own cost measured and subtracted); the figures are the median and 99th percentile
+// over all probes, per run, and the median over the runs. "cold" probes go through the
+// positions once in a fresh order with the decoded-block cache holding other positions;
+// "warm" probes repeat a position just probed (the search's common case).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/core/movegen.h"
+#include "tablebase/table_index.h"
+#include "tablebase/tablebases.h"
+
+#ifdef PYTHIA_HAVE_FATHOM
+#include <tbprobe.h>
+#endif
+
+using namespace pythia;
+using namespace pythia::tb;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+    std::string dir = PYTHIA_DEFAULT_TB_DIR;
+    std::string syzygy = "../shared/truth/syzygy";
+    int positions = 100000;
+    int runs = 5;
+    int min_pieces = 3;
+    int max_pieces = 5;
+    uint64_t seed = 1;
+};
+
+// A random legal position of material m (no castling, no en passant), or false.
+bool random_position(const Material& m, std::mt19937_64& rng, Position& pos) {
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        char board[64] = {};
+        bool ok = true;
+        for (Color c : {WHITE, BLACK})
+            for (int pt = PAWN; pt <= KING && ok; ++pt)
+                for (int k = 0; k < m.count(c, PieceType(pt)) && ok; ++k) {
+                    const int s = int(rng() % 64);
+                    if (board[s] || (pt == PAWN && (s < 8 || s >= 56))) ok = false;
+                    board[s] = c == WHITE ? " PNBRQK"[pt] : " pnbrqk"[pt];
+                }
+        if (!ok) continue;
+        std::string fen;
+        for (int r = 7; r >= 0; --r) {
+            int empty = 0;
+            for (int f = 0; f < 8; ++f) {
+                const char ch = board[r * 8 + f];
+                if (!ch) {
+                    ++empty;
+                    continue;
+                }
+                if (empty) fen += char('0' + empty);
+                empty = 0;
+                fen += ch;
+            }
+            if (empty) fen += char('0' + empty);
+            if (r) fen += '/';
+        }
+        fen += rng() % 2 ? " w - - 0 1" : " b - - 0 1";
+        if (pos.set_fen(fen)) return true;
+    }
+    return false;
+}
+
+double timer_overhead_ns() {
+    std::vector<double> t;
+    for (int i = 0; i < 10001; ++i) {
+        auto a = Clock::now();
+        auto b = Clock::now();
+        t.push_back(std::chrono::duration<double, std::nano>(b - a).count());
+    }
+    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+    return t[t.size() / 2];
+}
+
+struct Stats {
+    double median = 0, p99 = 0;
+};
+
+Stats stats_of(std::vector<double> ns, double overhead) {
+    for (double& x : ns) x = std::max(0.0, x - overhead);
+    std::sort(ns.begin(), ns.end());
+    return {ns[ns.size() / 2], ns[std::min(ns.size() - 1, ns.size() * 99 / 100)]};
+}
+
+// Times f(position) on each position; returns the per-call times in nanoseconds.
+template <typename F>
+std::vector<double> time_each(const std::vector<Position>& positions, F&& f, bool warm) {
+    std::vector<double> ns;
+    ns.reserve(positions.size());
+    for (const Position& p : positions) {
+        if (warm) f(p);
+        auto a = Clock::now();
+        f(p);
+        auto b = Clock::now();
+        ns.push_back(std::chrono::duration<double, std::nano>(b - a).count());
+    }
+    return ns;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--dir") o.dir = v;
+        else if (a == "--syzygy") o.syzygy = v;
+        else if (a == "--positions") o.positions = std::max(100, std::atoi(v.c_str()));
+        else if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--max-pieces") o.max_pieces = std::atoi(v.c_str());
+        else if (a == "--min-pieces") o.min_pieces = std::atoi(v.c_str());
+        else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
+        else {
+            std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
+                                 "[--min-pieces J] [--max-pieces K] [--seed X]\n");
+            return 2;
+        }
+    }
+    Tablebases tbs;
+    for (const std::string& m : tbs.set_paths(o.dir)) std::fprintf(stderr, "%s\n", m.c_str());
+    std::vector<Material> tables;
+    for (const Material& m : tbs.materials())
+        if (m.total() >= o.min_pieces && m.total() <= o.max_pieces) tables.push_back(m);
+    if (tables.empty()) {
+        std::fprintf(stderr, "tb-probe-bench: no tables of %d to %d pieces in %s\n", o.min_pieces, o.max_pieces,
+                     o.dir.c_str());
+        return 1;
+    }
+#ifdef PYTHIA_HAVE_FATHOM
+    const bool fathom = tb_init(o.syzygy.c_str()) && TB_LARGEST > 0;
+    if (!fathom) std::fprintf(stderr, "tb-probe-bench: no Syzygy tables in %s; no comparison\n", o.syzygy.c_str());
+#else
+    const bool fathom = false;
+#endif
+
+    std::mt19937_64 rng(o.seed);
+    std::vector<Position> positions;
+    positions.reserve(o.positions);
+    for (int i = 0; positions.size() < size_t(o.positions) && i < o.positions * 10; ++i) {
+        Position p;
+        const Material& m = tables[i % tables.size()];
+        if (!random_position(i % 2 ? m : m.flipped(), rng, p)) continue;
+#ifdef PYTHIA_HAVE_FATHOM
+        if (fathom && int(popcount(p.pieces())) > int(TB_LARGEST)) continue;
+#endif
+        positions.push_back(p);
+    }
+    const double overhead = timer_overhead_ns();
+    std::printf("tb-probe-bench: %zu random legal positions from %zu tables of %d to %d pieces in %s\n",
+                positions.size(), tables.size(), o.min_pieces, o.max_pieces, o.dir.c_str());
+    std::printf("each probe timed alone (timer cost %.0f ns subtracted); %d runs, positions shuffled per run; "
+                "median over runs\n",
+                overhead, o.runs);
+
+    // Every probe must answer: a failure here means missing tables, not a slow probe.
+    for (const Position& p : positions)
+        if (!tbs.probe_wdl(p)) {
+            std::fprintf(stderr, "tb-probe-bench: no WDL for %s\n", p.fen().c_str());
+            return 1;
+        }
+
+    std::vector<double> wdl_cold_med, wdl_cold_p99, wdl_warm_med, dtm_med, dtm_p99, fat_med, fat_p99, root_med, root_p99;
+    for (int run = 0; run < o.runs; ++run) {
+        std::shuffle(positions.begin(), positions.end(), rng);
+        Stats s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false), overhead);
+        wdl_cold_med.push_back(s.median);
+        wdl_cold_p99.push_back(s.p99);
+        s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_wdl(p); }, true), overhead);
+        wdl_warm_med.push_back(s.median);
+        s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_dtm(p); }, false), overhead);
+        dtm_med.push_back(s.median);
+        dtm_p99.push_back(s.p99);
+#ifdef PYTHIA_HAVE_FATHOM
+        if (fathom) {
+            auto probe = [](const Position& p) {
+                return tb_probe_wdl(p.pieces(WHITE), p.pieces(BLACK), p.pieces(KING), p.pieces(QUEEN), p.pieces(ROOK),
+                                    p.pieces(BISHOP), p.pieces(KNIGHT), p.pieces(PAWN), 0, 0, 0,
+                                    p.side_to_move() == WHITE);
+            };
+            s = stats_of(time_each(positions, probe, false), overhead);
+            fat_med.push_back(s.median);
+            fat_p99.push_back(s.p99);
+        }
+#endif
+        std::vector<Position> roots(positions.begin(), positions.begin() + std::min<size_t>(positions.size(), 2000));
+        s = stats_of(time_each(roots, [&](const Position& p) { return tbs.rank_root_moves(p).has_value(); }, false),
+                     overhead);
+        root_med.push_back(s.median);
+        root_p99.push_back(s.p99);
+    }
+    std::printf("%-34s %10s %10s\n", "", "median", "99th pct");
+    std::printf("%-34s %8.0f ns %8.0f ns\n", "Pythia WDL (cold block cache)", median_of(wdl_cold_med),
+                median_of(wdl_cold_p99));
+    std::printf("%-34s %8.0f ns\n", "Pythia WDL (repeated position)", median_of(wdl_warm_med));
+    std::printf("%-34s %8.0f ns %8.0f ns\n", "Pythia DTM", median_of(dtm_med), median_of(dtm_p99));
+    std::printf("%-34s %8.1f us %8.1f us  (%zu positions)\n", "Pythia rank all root moves", median_of(root_med) / 1000,
+                median_of(root_p99) / 1000, std::min<size_t>(positions.size(), 2000));
+    if (!fat_med.empty()) {
+        std::printf("%-34s %8.0f ns %8.0f ns\n", "Syzygy WDL through libfathom", median_of(fat_med),
+                    median_of(fat_p99));
+        std::printf("ratio Pythia WDL / fathom WDL: median %.2f, 99th percentile %.2f\n",
+                    median_of(wdl_cold_med) / median_of(fat_med), median_of(wdl_cold_p99) / median_of(fat_p99));
+    }
+    return 0;
+}

@@ -1,0 +1,168 @@
+// `pythia tb info [MATERIAL...] [--dir D]`: positions, outcome counts, the longest DTM and DTZ
+// with an example, generation time and file sizes of stored tables. Everything comes from the
+// statistics the writer stored in the WDL file's header, so this is instant.
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "engine/uci/tb_command.h"
+#include "tablebase/table_file.h"
+#include "tablebase/table_statistics.h"
+
+namespace pythia {
+
+namespace {
+
+using namespace pythia::tb;
+namespace fs = std::filesystem;
+
+std::string bytes_text(uint64_t n) {
+    char s[32];
+    if (n < 10 * 1024) std::snprintf(s, sizeof s, "%llu B", (unsigned long long)n);
+    else if (n < 10ull << 20) std::snprintf(s, sizeof s, "%.1f KiB", n / 1024.0);
+    else if (n < 10ull << 30) std::snprintf(s, sizeof s, "%.1f MiB", n / 1048576.0);
+    else std::snprintf(s, sizeof s, "%.2f GiB", n / 1073741824.0);
+    return s;
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f%%", whole ? 100.0 * part / whole : 0.0);
+    return s;
+}
+
+// Prints one extreme, with `what` as the label of the first line printed for it.
+void print_longest(const char*& what, const TableIndex& index, Color stm, uint16_t plies, uint64_t at, bool win,
+                   bool dtm) {
+    if (at == UINT64_MAX) return;
+    std::string text;
+    if (dtm) text = (win ? "mate in " + std::to_string((plies + 1) / 2) : "mated in " + std::to_string(plies / 2)) +
+                    " (" + std::to_string(plies) + " plies)";
+    else text = (win ? "win, " : "loss, ") + std::to_string(plies) + " plies to zeroing";
+    std::printf("    %-12s %-30s %s\n", what, text.c_str(), index_fen(index, at, stm).c_str());
+    what = "";
+}
+
+// Prints one table; returns false (after saying why) if its files are missing or refused.
+bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
+    fs::path files[2];
+    for (const fs::path& dir : dirs)
+        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+            fs::path p = table_file_path(dir, m, kind);
+            std::error_code ec;
+            fs::path& slot = files[kind == FileKind::WDL ? 0 : 1];
+            if (slot.empty() && fs::exists(p, ec)) slot = p;
+        }
+    if (files[0].empty()) {
+        std::cerr << "tb info: " << m.name() << ": no WDL file " << m.name() << WDL_EXTENSION << " found\n";
+        return false;
+    }
+    const TableIndex index(m);
+    std::string error;
+    // The header (with its checksum) is checked; the payload checksum is left to `tb verify`.
+    auto wdl = TableFile::open(files[0], index, FileKind::WDL, &error, false);
+    if (!wdl) {
+        std::cerr << "tb info: " << files[0].string() << ": " << error << '\n';
+        return false;
+    }
+    std::unique_ptr<TableFile> dist;
+    if (!files[1].empty()) {
+        dist = TableFile::open(files[1], index, FileKind::DISTANCE, &error, false);
+        if (!dist) {
+            std::cerr << "tb info: " << files[1].string() << ": " << error << '\n';
+            return false;
+        }
+    }
+    std::printf("%s: %llu positions per side to move\n", m.name().c_str(), (unsigned long long)index.size());
+    const auto& stats = wdl->statistics();
+    const uint64_t legal = stats ? stats->side[0].legal + stats->side[1].legal : 0;
+    char line[256];
+    std::snprintf(line, sizeof line, "  files        %s %s%s%s", files[0].filename().c_str(), bytes_text(wdl->file_size()).c_str(),
+                  dist ? (", " + files[1].filename().string() + " ").c_str() : ", no DTM/DTZ file",
+                  dist ? bytes_text(dist->file_size()).c_str() : "");
+    std::fputs(line, stdout);
+    if (legal)
+        std::printf(" (%.3f and %.2f bits per legal position)", 8.0 * wdl->file_size() / legal,
+                    dist ? 8.0 * dist->file_size() / legal : 0.0);
+    std::printf("\n");
+    if (dist && dist->write_id() != wdl->write_id()) std::printf("  warning      the two files come from different writes\n");
+    if (!stats) return true;
+
+    const std::time_t when = std::time_t(stats->written_unix_time);
+    char date[64];
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&when));
+    std::printf("  generated    in %.1f s with %u thread%s; written %s (compression %.1f s)\n",
+                stats->generation_seconds, stats->generation_threads, stats->generation_threads == 1 ? "" : "s",
+                date, stats->write_seconds);
+    for (Color c : {WHITE, BLACK}) {
+        const SideStatistics& s = stats->side[c];
+        std::printf("  %s to move: %llu legal positions\n", c == WHITE ? "white" : "black",
+                    (unsigned long long)s.legal);
+        static const char* names[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
+        std::string counts;
+        for (int k = 4; k >= 0; --k)
+            counts += std::string(k < 4 ? ", " : "") + names[k] + " " + std::to_string(s.wdl_count[k]) + " (" +
+                      percent(s.wdl_count[k], s.legal) + ")";
+        std::printf("    %s; checkmated %llu\n", counts.c_str(), (unsigned long long)s.mated);
+        const char* label = "longest DTM";
+        print_longest(label, index, c, s.longest_dtm_win, s.longest_dtm_win_index, true, true);
+        print_longest(label, index, c, s.longest_dtm_loss, s.longest_dtm_loss_index, false, true);
+        label = "longest DTZ";
+        print_longest(label, index, c, s.longest_dtz_win, s.longest_dtz_win_index, true, false);
+        print_longest(label, index, c, s.longest_dtz_loss, s.longest_dtz_loss_index, false, false);
+    }
+    return true;
+}
+
+}  // namespace
+
+int tb_info_command(const std::vector<std::string>& args) {
+    std::string dir_list = PYTHIA_DEFAULT_TB_DIR;
+    std::vector<Material> tables;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--dir") {
+            if (++i == args.size()) {
+                std::cerr << "tb info: --dir needs a folder\nusage: pythia tb info [MATERIAL...] [--dir D]\n";
+                return 2;
+            }
+            dir_list = args[i];
+            continue;
+        }
+        auto m = Material::parse(args[i]);
+        if (!m || m->total() < 3 || m->total() > MAX_PIECES) {
+            std::cerr << "tb info: '" << args[i] << "' is not a table name such as KQvKR\n";
+            return 2;
+        }
+        tables.push_back(m->normalized());
+    }
+    std::vector<fs::path> dirs;
+    for (size_t from = 0; from <= dir_list.size();) {
+        size_t to = dir_list.find(':', from);
+        if (to == std::string::npos) to = dir_list.size();
+        if (to > from) dirs.emplace_back(dir_list.substr(from, to - from));
+        from = to + 1;
+    }
+    if (tables.empty()) {
+        // Every table with a WDL file in the folders, smallest first.
+        for (const Material& m : all_materials(MAX_PIECES - 1))
+            for (const fs::path& d : dirs) {
+                std::error_code ec;
+                if (fs::exists(table_file_path(d, m, FileKind::WDL), ec)) {
+                    tables.push_back(m);
+                    break;
+                }
+            }
+        if (tables.empty()) {
+            std::cerr << "tb info: no tables in " << dir_list << '\n';
+            return 1;
+        }
+    }
+    bool ok = true;
+    for (const Material& m : tables) ok &= print_table(dirs, m);
+    return ok ? 0 : 1;
+}
+
+}  // namespace pythia

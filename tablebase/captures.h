@@ -1,0 +1,56 @@
+// Legal captures on a table board (TbBoard), promotions with capture included; no en passant
+// (table positions have no en passant right). The WDL files leave a position "don't care"
+// where a capture already achieves its value, so the writer and the prober both need them.
+#pragma once
+
+#include <algorithm>
+
+#include "tablebase/tb_board.h"
+
+namespace pythia::tb {
+
+// Calls f(move) for each legal capture of side `us`; stops early when f returns true.
+// Returns true if it was stopped.
+template <typename F>
+bool for_each_legal_capture(const TbBoard& b, Color us, F&& f) {
+    const Color them = ~us;
+    const Square ksq = b.king(us);
+    const Bitboard victims = b.by_color[them] & ~b.by_type[KING];
+    for (int i = 0; i < b.n; ++i) {
+        const PieceOn& pc = b.pieces[i];
+        if (pc.color != us) continue;
+        const Square from = pc.square;
+        Bitboard targets = (pc.type == PAWN ? pawn_attacks(us, from) : attacks_bb(pc.type, from, b.all)) & victims;
+        while (targets) {
+            const Square to = pop_lsb(targets);
+            const Bitboard occ = b.all ^ square_bb(from);
+            if (b.attacked(pc.type == KING ? to : ksq, them, occ, square_bb(to))) continue;
+            TbMove m{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false};
+            if (pc.type == PAWN && relative_rank(us, to) == RANK_8) {
+                for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {
+                    m.promotion = promo;
+                    if (f(m)) return true;
+                }
+            } else if (f(m)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The captures the WDL files rely on: those of the most valuable piece that can be legally
+// captured (queen, rook, bishop, knight, pawn), by any capturer. Writer and prober must agree on
+// this set; limiting it to one victim type saves probes and costs about 2 % of WDL size.
+template <typename F>
+bool for_each_resolving_capture(const TbBoard& b, Color us, F&& f) {
+    int top = NO_PIECE_TYPE;
+    for_each_legal_capture(b, us, [&](const TbMove& m) {
+        top = std::max<int>(top, b.pieces[m.captured_slot].type);
+        return top == QUEEN;
+    });
+    if (top == NO_PIECE_TYPE) return false;
+    return for_each_legal_capture(b, us, [&](const TbMove& m) { return b.pieces[m.captured_slot].type == top && f(m); });
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,49 @@
+#include "tablebase/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pythia::tb {
+
+bool MappedFile::open(const std::string& path, std::string* error) {
+    close();
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (error) *error = std::string("cannot open: ") + std::strerror(errno);
+        return false;
+    }
+    struct stat st;
+    const char* problem = nullptr;
+    if (fstat(fd, &st) != 0) problem = "cannot read its size";
+    else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
+    else if (st.st_size == 0) problem = "empty file";
+    if (problem) {
+        ::close(fd);
+        if (error) *error = problem;
+        return false;
+    }
+    void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    int e = errno;
+    ::close(fd);  // the mapping keeps the file alive
+    if (p == MAP_FAILED) {
+        if (error) *error = std::string("cannot map into memory: ") + std::strerror(e);
+        return false;
+    }
+    madvise(p, size_t(st.st_size), MADV_RANDOM);
+    data_ = static_cast<const uint8_t*>(p);
+    size_ = size_t(st.st_size);
+    return true;
+}
+
+void MappedFile::close() {
+    if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = nullptr;
+    size_ = 0;
+}
+
+}  // namespace pythia::tb

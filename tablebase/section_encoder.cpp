@@ -1,0 +1,302 @@
+#include "tablebase/section_encoder.h"
+
+#include <lz4.h>
+#include <lz4hc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+#include "tablebase/parallel.h"
+
+namespace pythia::tb {
+
+namespace {
+
+constexpr uint64_t GRAIN = 1 << 16;  // positions per work item (a multiple of 8)
+// LZ4-HC's optimal parser (levels 10-12) becomes very slow with a dictionary on these highly
+// repetitive streams, so blocks are compressed at level 9 against the dictionary.
+constexpr int LZ4_LEVEL = 9;
+constexpr int AT_MOST_LIMIT = 16;  // AT_MOST bounds are WDL symbols (0..4)
+constexpr uint64_t SMALL_STREAM_BYTES = 8 << 20;
+constexpr uint64_t SAMPLE_STRETCHES = 32;
+
+int code_bits_for(uint32_t symbols) {
+    if (symbols <= 1) return 0;
+    for (int bits : {1, 2, 4, 8, 16})
+        if (symbols <= (1u << bits)) return bits;
+    throw std::length_error("a table section has more than 65536 different values");
+}
+
+// Symbols of every context ranked by frequency, so that the common values get small codes
+// (and, packed, the runs LZ4 likes).
+struct SymbolTable {
+    uint32_t num_contexts = 1, num_symbols = 1;
+    std::vector<uint16_t> symbols;             // [ctx][code]
+    std::vector<std::vector<int32_t>> code;    // [ctx][value] -> code, -1 if absent
+    std::vector<std::vector<int32_t>> at_most; // [ctx][bound] -> most frequent code with symbol <= bound
+
+    uint16_t symbol(uint32_t ctx, uint32_t c) const { return symbols[size_t(ctx) * num_symbols + c]; }
+};
+
+SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan& plan) {
+    const uint32_t contexts = plan.num_contexts;
+    // Pass 1: counts per context and value (one flat table per worker), and the AT_MOST bounds.
+    const int workers = workers_for(n, plan.threads, GRAIN);
+    std::vector<std::vector<uint64_t>> local(workers);
+    std::vector<std::vector<uint8_t>> local_bounds(workers);
+    std::vector<std::vector<Cell>> cells(workers);
+    parallel_for(n, plan.threads, GRAIN, [&](uint64_t begin, uint64_t end, int w) {
+        auto& count = local[w];
+        auto& bound = local_bounds[w];
+        if (count.empty()) {
+            count.assign(size_t(contexts) << 16, 0);
+            bound.assign(size_t(contexts) * AT_MOST_LIMIT, 0);
+            cells[w].resize(GRAIN);
+        }
+        Cell* c = cells[w].data();
+        source(begin, end, c);
+        for (uint64_t i = 0; i < end - begin; ++i) {
+            if (c[i].kind == Cell::EXACT) ++count[size_t(c[i].context) << 16 | c[i].value];
+            else if (c[i].kind == Cell::AT_MOST) bound[size_t(c[i].context) * AT_MOST_LIMIT + std::min<int>(c[i].value, AT_MOST_LIMIT - 1)] = 1;
+        }
+    });
+    std::vector<std::vector<uint64_t>> counts(contexts, std::vector<uint64_t>(65536, 0));
+    std::vector<std::vector<bool>> bounds(contexts, std::vector<bool>(AT_MOST_LIMIT));
+    for (int w = 0; w < workers; ++w) {
+        if (local[w].empty()) continue;
+        for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
+            for (size_t v = 0; v < 65536; ++v) counts[ctx][v] += local[w][size_t(ctx) << 16 | v];
+            for (int b = 0; b < AT_MOST_LIMIT; ++b)
+                if (local_bounds[w][size_t(ctx) * AT_MOST_LIMIT + b]) bounds[ctx][b] = true;
+        }
+    }
+
+    SymbolTable t;
+    t.num_contexts = contexts;
+    std::vector<std::vector<uint16_t>> ranked(contexts);
+    for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
+        auto& cnt = counts[ctx];
+        // An AT_MOST bound with no exact symbol at or below it gets its own symbol.
+        for (int b = 0; b < AT_MOST_LIMIT; ++b) {
+            if (!bounds[ctx][b]) continue;
+            bool covered = false;
+            for (size_t v = 0; v <= size_t(b) && v < cnt.size(); ++v) covered |= cnt[v] > 0;
+            if (!covered) {
+                if (cnt.size() <= size_t(b)) cnt.resize(size_t(b) + 1);
+                cnt[b] = 1;
+            }
+        }
+        for (size_t v = 0; v < cnt.size(); ++v)
+            if (cnt[v]) ranked[ctx].push_back(uint16_t(v));
+        std::stable_sort(ranked[ctx].begin(), ranked[ctx].end(),
+                         [&](uint16_t a, uint16_t b) { return cnt[a] > cnt[b]; });
+        t.num_symbols = std::max<uint32_t>(t.num_symbols, uint32_t(ranked[ctx].size()));
+    }
+    // Contexts with fewer symbols repeat their most frequent one (a context without any symbol,
+    // such as the draws of a DTZ read by DTM sign, decodes to 0: a draw).
+    t.symbols.assign(size_t(contexts) * t.num_symbols, 0);
+    t.code.resize(contexts);
+    t.at_most.assign(contexts, std::vector<int32_t>(AT_MOST_LIMIT, -1));
+    for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
+        const auto& r = ranked[ctx];
+        for (uint32_t c = 0; c < t.num_symbols; ++c)
+            t.symbols[size_t(ctx) * t.num_symbols + c] = r.empty() ? 0 : c < r.size() ? r[c] : r[0];
+        t.code[ctx].assign(r.empty() ? 0 : *std::max_element(r.begin(), r.end()) + 1, -1);
+        for (uint32_t c = 0; c < r.size(); ++c) t.code[ctx][r[c]] = int32_t(c);
+        for (int b = 0; b < AT_MOST_LIMIT; ++b)
+            for (uint32_t c = 0; c < r.size() && t.at_most[ctx][b] < 0; ++c)
+                if (r[c] <= b) t.at_most[ctx][b] = int32_t(c);
+    }
+    return t;
+}
+
+// Pass 2: the code of every position, packed. A don't-care position repeats the previous
+// code when it may (extending a run), else takes the most frequent code it may.
+std::vector<uint8_t> make_codes(uint64_t n, const CellSource& source, const SymbolTable& t, int bits, int threads) {
+    std::vector<uint8_t> out((n * bits + 7) / 8, 0);
+    if (bits == 0) return out;
+    std::vector<std::vector<Cell>> cells(workers_for(n, threads, GRAIN));
+    parallel_for(n, threads, GRAIN, [&](uint64_t begin, uint64_t end, int w) {
+        if (cells[w].empty()) cells[w].resize(GRAIN);
+        Cell* cell = cells[w].data();
+        source(begin, end, cell);
+        uint32_t prev = 0;
+        for (uint64_t i = begin; i < end; ++i) {
+            const Cell c = cell[i - begin];
+            uint32_t code = prev;
+            if (c.kind == Cell::EXACT) code = uint32_t(t.code[c.context][c.value]);
+            else if (c.kind == Cell::AT_MOST && t.symbol(c.context, prev) > c.value)
+                code = uint32_t(t.at_most[c.context][c.value]);
+            prev = code;
+            if (bits == 16) {
+                out[2 * i] = uint8_t(code);
+                out[2 * i + 1] = uint8_t(code >> 8);
+            } else if (bits == 8) {
+                out[i] = uint8_t(code);
+            } else {
+                const uint64_t bit = i * bits;
+                out[bit >> 3] |= uint8_t(code << (bit & 7));  // a work item is whole bytes
+            }
+        }
+    });
+    return out;
+}
+
+// The dictionary: 1 KiB pieces taken at even intervals over the stream; none for a stream
+// too short to pay for it.
+std::vector<uint8_t> sample_dictionary(const std::vector<uint8_t>& codes, size_t bytes) {
+    std::vector<uint8_t> dict;
+    const size_t piece = 1024, pieces = bytes / piece;
+    if (pieces == 0 || codes.size() < 16 * bytes) return dict;
+    for (size_t k = 0; k < pieces; ++k) {
+        size_t at = codes.size() / pieces * k;
+        dict.insert(dict.end(), codes.begin() + at, codes.begin() + at + piece);
+    }
+    return dict;
+}
+
+// LZ4-HC with a dictionary: the dictionary is hashed once and the prepared state copied for
+// every block (loading 64 KiB of dictionary per 1 KiB block would dominate the writing time).
+class Compressor {
+public:
+    explicit Compressor(const std::vector<uint8_t>& dict)
+        : work_(LZ4_createStreamHC()), prepared_(LZ4_createStreamHC()) {
+        LZ4_resetStreamHC_fast(prepared_, LZ4_LEVEL);
+        if (!dict.empty()) LZ4_loadDictHC(prepared_, reinterpret_cast<const char*>(dict.data()), int(dict.size()));
+    }
+    ~Compressor() {
+        LZ4_freeStreamHC(work_);
+        LZ4_freeStreamHC(prepared_);
+    }
+    Compressor(const Compressor&) = delete;
+    Compressor& operator=(const Compressor&) = delete;
+
+    // Appends the compressed block to `out` and returns its size.
+    size_t compress(const uint8_t* src, size_t n, std::vector<uint8_t>& out) {
+        std::memcpy(work_, prepared_, sizeof(LZ4_streamHC_t));
+        const size_t at = out.size();
+        out.resize(at + size_t(LZ4_compressBound(int(n))));
+        int size = LZ4_compress_HC_continue(work_, reinterpret_cast<const char*>(src),
+                                            reinterpret_cast<char*>(out.data() + at), int(n), int(out.size() - at));
+        if (size <= 0) throw std::runtime_error("LZ4 compression failed");
+        out.resize(at + size_t(size));
+        return size_t(size);
+    }
+
+private:
+    LZ4_streamHC_t* work_;
+    LZ4_streamHC_t* prepared_;
+};
+
+struct Compressed {
+    std::vector<uint8_t> data;
+    std::vector<uint64_t> ends;
+};
+
+Compressed compress_blocks(const std::vector<uint8_t>& codes, uint32_t block_bytes, const std::vector<uint8_t>& dict,
+                           const std::vector<uint64_t>& which, int threads) {
+    std::vector<std::vector<uint8_t>> parts(which.size());
+    parallel_for(which.size(), threads, 16, [&](uint64_t begin, uint64_t end, int) {
+        Compressor c(dict);
+        for (uint64_t k = begin; k < end; ++k) {
+            const uint64_t from = which[k] * block_bytes;
+            c.compress(codes.data() + from, std::min<uint64_t>(block_bytes, codes.size() - from), parts[k]);
+        }
+    });
+    Compressed out;
+    for (auto& p : parts) {
+        out.data.insert(out.data.end(), p.begin(), p.end());
+        out.ends.push_back(out.data.size());
+    }
+    return out;
+}
+
+}  // namespace
+
+uint32_t EncodedSection::code_of(uint64_t i) const {
+    const int bits = header.code_bits;
+    if (bits == 0) return 0;
+    if (bits == 16) return uint32_t(codes[2 * i]) | uint32_t(codes[2 * i + 1]) << 8;
+    const uint64_t bit = i * bits;
+    return (codes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
+}
+
+EncodedSection encode_section(uint64_t n, const CellSource& source, const SectionPlan& plan) {
+    const SymbolTable t = rank_symbols(n, source, plan);
+    const int bits = code_bits_for(t.num_symbols);
+
+    EncodedSection s;
+    SectionHeader& h = s.header;
+    h.metric = uint8_t(plan.metric);
+    h.side = uint8_t(plan.side);
+    h.code_bits = uint8_t(bits);
+    h.context = uint8_t(plan.context);
+    h.flags = plan.flags;
+    h.num_symbols = t.num_symbols;
+    h.num_contexts = t.num_contexts;
+    s.symbols = t.symbols;
+    s.codes = make_codes(n, source, t, bits, plan.threads);
+    s.estimated_bytes = 0;
+    if (bits == 0) return s;
+
+    // Choose the block size (and whether a dictionary pays) on a sample of the stream. Small
+    // streams take the middle candidate with a dictionary: trying every candidate would cost
+    // more than compressing them, for a few hundred bytes.
+    struct Choice {
+        uint32_t bytes;
+        bool dict;
+        double estimate;
+    };
+    std::vector<uint32_t> sizes = plan.block_bytes;
+    std::sort(sizes.begin(), sizes.end());
+    const bool small = s.codes.size() < SMALL_STREAM_BYTES;
+    if (small) sizes = {sizes[sizes.size() / 2]};
+    const std::vector<uint8_t> dict =
+        plan.dictionary ? sample_dictionary(s.codes, MAX_DICT_BYTES) : std::vector<uint8_t>{};
+    std::vector<Choice> choices;
+    for (uint32_t bytes : sizes) {
+        // The same SAMPLE_STRETCHES stretches of the stream (as many as fit) for every size.
+        const uint64_t nblocks = (s.codes.size() + bytes - 1) / bytes;
+        const uint64_t stretch = sizes.back() / bytes;  // blocks of this size per stretch
+        const uint64_t stretches = (s.codes.size() + sizes.back() - 1) / sizes.back();
+        const uint64_t step = std::max<uint64_t>(1, stretches / SAMPLE_STRETCHES);
+        std::vector<uint64_t> which;
+        for (uint64_t k = 0; k < stretches; k += step)
+            for (uint64_t j = 0; j < stretch && k * stretch + j < nblocks; ++j) which.push_back(k * stretch + j);
+        const double scale = double(nblocks) / which.size();
+        const bool largest = bytes == sizes.back();
+        for (bool use_dict : {false, true}) {
+            if ((use_dict && dict.empty()) || (!use_dict && !largest && !dict.empty()) || (!use_dict && small && !dict.empty()))
+                continue;
+            Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which, plan.threads);
+            choices.push_back({bytes, use_dict, c.data.size() * scale + (use_dict ? dict.size() : 0)});
+        }
+    }
+    double best = choices[0].estimate;
+    for (const Choice& c : choices) best = std::min(best, c.estimate);
+    Choice pick = choices[0];
+    bool found = false;
+    for (const Choice& c : choices)  // smallest blocks first (faster probes) within the tolerance
+        if (c.estimate <= best * plan.block_tolerance && (!found || c.bytes < pick.bytes ||
+                                                           (c.bytes == pick.bytes && c.estimate < pick.estimate))) {
+            pick = c;
+            found = true;
+        }
+
+    s.estimated_bytes = pick.estimate;
+    if (plan.estimate_only) return s;
+    h.block_positions = uint32_t(uint64_t(pick.bytes) * 8 / bits);
+    h.num_blocks = (n + h.block_positions - 1) / h.block_positions;
+    if (pick.dict) s.dictionary = dict;
+    std::vector<uint64_t> all(h.num_blocks);
+    for (uint64_t b = 0; b < h.num_blocks; ++b) all[b] = b;
+    Compressed c = compress_blocks(s.codes, pick.bytes, s.dictionary, all, plan.threads);
+    s.data = std::move(c.data);
+    s.block_ends = std::move(c.ends);
+    h.dict_size = uint32_t(s.dictionary.size());
+    return s;
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,67 @@
+// Turns one stream of values (one metric, one side to move) into a file section: symbols
+// ranked by frequency, don't-care positions filled to extend runs, codes packed to the fewest
+// bits, blocks compressed with LZ4-HC against a dictionary sampled from the stream. Used only
+// by the writer; the reader needs nothing but table_file.h.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tablebase/file_format.h"
+
+namespace pythia::tb {
+
+// What the writer knows about one position of a stream.
+struct Cell {
+    enum Kind : uint8_t {
+        EXACT,    // must decode to `value`
+        FREE,     // don't care (an illegal position, or one whose value comes from elsewhere)
+        AT_MOST,  // any symbol <= `value` (a WDL position that a capture already decides)
+    };
+    Kind kind;
+    uint16_t value;
+    uint16_t context;  // < the plan's num_contexts
+};
+
+struct SectionPlan {
+    Metric metric;
+    Color side;
+    Context context = Context::NONE;
+    uint32_t num_contexts = 1;
+    uint8_t flags = 0;
+    // Candidate decoded block sizes in bytes; the writer compresses a sample with each and keeps
+    // the smallest one whose output is within `block_tolerance` of the best.
+    std::vector<uint32_t> block_bytes = {8192};
+    double block_tolerance = 1.03;
+    bool dictionary = true;
+    int threads = 1;
+    // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes.
+    bool estimate_only = false;
+};
+
+struct EncodedSection {
+    SectionHeader header{};  // offsets and symbols_offset are filled in by the file writer
+    std::vector<uint16_t> symbols;
+    std::vector<uint8_t> dictionary;
+    std::vector<uint8_t> data;         // the compressed blocks, one after the other
+    std::vector<uint64_t> block_ends;  // end of each block in `data`
+    std::vector<uint8_t> codes;        // the packed codes (kept for DTZ's DTM_CODE context)
+    double estimated_bytes = 0;        // from the sample the block size was chosen on
+    // Code of each position when the section has at most 8 bits (DTM: the DTZ's context).
+    uint32_t code_of(uint64_t i) const;
+};
+
+// Fills out[0, end - begin) with the cells of positions [begin, end) (at most 65536 at a time).
+using CellSource = std::function<void(uint64_t begin, uint64_t end, Cell* out)>;
+
+// Encodes `positions` cells. `source` is called from several threads at once and twice per
+// position, so it must be thread safe.
+EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan);
+
+// The compressed size of a section, for choosing between plans.
+inline uint64_t encoded_bytes(const EncodedSection& s) {
+    return s.data.size() + s.dictionary.size() + 8 * (s.block_ends.size() + 1);
+}
+
+}  // namespace pythia::tb

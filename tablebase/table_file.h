@@ -1,0 +1,97 @@
+// One opened table file: memory-mapped, every header field and offset checked before use, the
+// checksums verified. After open() succeeds, reading a block can fail only on data that a
+// matching checksum already vouched for; the reader still checks every LZ4 result, so a bad
+// file never makes it read or write outside its buffers.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tablebase/file_format.h"
+#include "tablebase/mapped_file.h"
+#include "tablebase/material.h"
+#include "tablebase/table_index.h"
+#include "tablebase/value.h"
+
+namespace pythia::tb {
+
+// A section after validation, with what a reader needs at hand.
+struct Section {
+    SectionHeader h;
+    std::vector<uint16_t> symbols;  // num_contexts * num_symbols
+    const uint8_t* offsets = nullptr;  // num_blocks + 1 little-endian uint64 in the mapping
+    const char* dict = nullptr;
+    uint32_t block_bytes = 0;  // decoded bytes of a full block
+
+    Metric metric() const { return Metric(h.metric); }
+    Color side() const { return Color(h.side); }
+    int bits() const { return h.code_bits; }
+    // The symbol of `code` in context `ctx`; false for a code the table does not define.
+    bool symbol(uint32_t ctx, uint32_t code, uint16_t& out) const {
+        if (code >= h.num_symbols || ctx >= h.num_contexts) return false;
+        out = symbols[size_t(ctx) * h.num_symbols + code];
+        return true;
+    }
+};
+
+// The code of position `local` in a decoded block of `bits`-bit codes.
+inline uint32_t code_at(const uint8_t* block, uint64_t local, int bits) {
+    switch (bits) {
+    case 0: return 0;
+    case 8: return block[local];
+    case 16: return uint32_t(block[2 * local]) | uint32_t(block[2 * local + 1]) << 8;
+    default: {
+        const uint64_t bit = local * uint64_t(bits);
+        return (block[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
+    }
+    }
+}
+// Bytes of a block that must be decoded to read the code of position `local`.
+inline uint32_t bytes_needed(uint64_t local, int bits) { return uint32_t((local * bits) / 8 + (bits == 16 ? 2 : 1)); }
+
+class TableFile {
+public:
+    // Opens and validates `path`, which must hold `kind` for the table of `expected`. With
+    // `verify_payload` false the payload checksum is skipped (the header's is always checked).
+    // On failure returns nullptr and sets `error` to the problem (without the path).
+    static std::unique_ptr<TableFile> open(const std::filesystem::path& path, const TableIndex& expected, FileKind kind,
+                                           std::string* error, bool verify_payload = true);
+
+    const std::filesystem::path& path() const { return path_; }
+    const Material& material() const { return material_; }
+    FileKind kind() const { return FileKind(header_.kind); }
+    uint64_t positions() const { return header_.positions; }
+    uint64_t write_id() const { return header_.write_id; }
+    size_t file_size() const { return file_.size(); }
+    // Unique among the files opened by this process (keys of the decoded-block caches).
+    uint64_t uid() const { return uid_; }
+
+    const std::vector<Section>& sections() const { return sections_; }
+    const Section* find(Metric metric, Color side) const;
+    const std::optional<TableStatistics>& statistics() const { return statistics_; }
+
+    // Decoded bytes of block `b` (the last block may be short).
+    uint32_t block_size(const Section& s, uint64_t b) const;
+    // Decodes block `b` into `out` (room for block_size bytes) until at least `need` bytes are
+    // there. Returns the number of bytes decoded, or -1 if the block is corrupt.
+    int decode_block(const Section& s, uint64_t b, uint8_t* out, uint32_t need) const;
+
+private:
+    TableFile() = default;
+    bool validate(const TableIndex& expected, FileKind kind, bool verify_payload, std::string* error);
+    bool validate_section(const SectionHeader& h, size_t index, std::string* error);
+    uint64_t offset(const Section& s, uint64_t i) const;
+
+    std::filesystem::path path_;
+    MappedFile file_;
+    FileHeader header_{};
+    Material material_;
+    std::vector<Section> sections_;
+    std::optional<TableStatistics> statistics_;
+    uint64_t uid_ = 0;
+};
+
+}  // namespace pythia::tb

@@ -1,0 +1,126 @@
+#include "tablebase/table_loader.h"
+
+#include <atomic>
+
+#include "tablebase/parallel.h"
+#include "tablebase/table_file.h"
+#include "tablebase/tb_board.h"
+
+namespace pythia::tb {
+
+namespace {
+
+bool fail(std::string* error, const std::string& message) {
+    if (error) *error = message;
+    return false;
+}
+
+// Opens one file of a table, with the path in any message.
+std::unique_ptr<TableFile> open_file(const std::filesystem::path& dir, const TableIndex& index, FileKind kind,
+                                     std::string* error) {
+    const auto path = table_file_path(dir, index.material(), kind);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        fail(error, path.string() + ": not found");
+        return nullptr;
+    }
+    std::string why;
+    auto f = TableFile::open(path, index, kind, &why);
+    if (!f) fail(error, path.string() + ": " + why);
+    return f;
+}
+
+int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
+
+// Decodes a whole section into `out`; for DTZ, `dtm` and `dtm_codes` give the context.
+bool decode_section(const TableFile& f, const Section& s, std::vector<Value>& out, const std::vector<Value>* dtm,
+                    std::vector<uint8_t>* codes_out, const std::vector<uint8_t>* dtm_codes, int threads) {
+    const uint64_t n = f.positions();
+    out.resize(n);
+    if (codes_out) codes_out->resize(n);
+    std::atomic<bool> ok{true};
+    auto store = [&](uint64_t i, uint32_t code) {
+        uint32_t ctx = 0;
+        if (s.h.context == uint8_t(Context::DTM_SIGN)) ctx = uint32_t(sign_context((*dtm)[i]));
+        else if (s.h.context == uint8_t(Context::DTM_CODE)) ctx = (*dtm_codes)[i];
+        uint16_t symbol;
+        if (!s.symbol(ctx, code, symbol)) return false;
+        out[i] = symbol;
+        if (codes_out) (*codes_out)[i] = uint8_t(code);  // DTM_CODE contexts need codes of at most 8 bits
+        return true;
+    };
+    if (s.bits() == 0) {
+        parallel_for(n, threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t i = begin; i < end; ++i)
+                if (!store(i, 0)) ok = false;
+        });
+        return ok;
+    }
+    parallel_for(s.h.num_blocks, threads, 16, [&](uint64_t begin, uint64_t end, int) {
+        std::vector<uint8_t> buffer(s.block_bytes);
+        for (uint64_t b = begin; b < end && ok; ++b) {
+            const uint32_t size = f.block_size(s, b);
+            if (f.decode_block(s, b, buffer.data(), size) != int(size)) {
+                ok = false;
+                return;
+            }
+            const uint64_t first = b * s.h.block_positions;
+            const uint64_t last = std::min(n, first + s.h.block_positions);
+            for (uint64_t i = first; i < last; ++i)
+                if (!store(i, code_at(buffer.data(), i - first, s.bits()))) ok = false;
+        }
+    });
+    return ok;
+}
+
+}  // namespace
+
+bool table_files_valid(const std::filesystem::path& dir, const Material& material, std::string* why) {
+    const TableIndex index(material.normalized());
+    auto wdl = open_file(dir, index, FileKind::WDL, why);
+    if (!wdl) return false;
+    auto dist = open_file(dir, index, FileKind::DISTANCE, why);
+    if (!dist) return false;
+    if (wdl->write_id() != dist->write_id())
+        return fail(why, table_file_path(dir, index.material(), FileKind::WDL).string() +
+                             ": does not belong to the same write as its DTM/DTZ file");
+    return true;
+}
+
+std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
+                                               std::string* error, int threads) {
+    if (threads <= 0) threads = default_threads();
+    auto table = std::make_shared<TableValues>(material.normalized());
+    const TableIndex& index = table->index;
+    auto f = open_file(dir, index, FileKind::DISTANCE, error);
+    if (!f) return nullptr;
+    std::vector<uint8_t> dtm_codes;
+    for (Color c : {WHITE, BLACK}) {
+        const Section* dtm = f->find(Metric::DTM, c);
+        const Section* dtz = f->find(Metric::DTZ, c);
+        const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
+        if (!decode_section(*f, *dtm, table->dtm[c], nullptr, by_code ? &dtm_codes : nullptr, nullptr, threads) ||
+            !decode_section(*f, *dtz, table->dtz[c], &table->dtm[c], nullptr, &dtm_codes, threads)) {
+            fail(error, f->path().string() + ": corrupt data");
+            return nullptr;
+        }
+    }
+    // Don't-care entries were stored as whatever compressed best: mark them illegal again,
+    // exactly as the generator does (no position, or the side not to move in check).
+    parallel_for(index.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) {
+            Placement p;
+            if (!index.decode(i, p)) {
+                for (Color c : {WHITE, BLACK}) table->dtm[c][i] = table->dtz[c][i] = VALUE_ILLEGAL;
+                continue;
+            }
+            TbBoard b;
+            b.set(index, p);
+            for (Color c : {WHITE, BLACK})
+                if (b.in_check(~c)) table->dtm[c][i] = table->dtz[c][i] = VALUE_ILLEGAL;
+        }
+    });
+    return table;
+}
+
+}  // namespace pythia::tb

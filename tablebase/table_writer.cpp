@@ -1,0 +1,319 @@
+#include "tablebase/table_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "tablebase/captures.h"
+#include "tablebase/file_format.h"
+#include "tablebase/parallel.h"
+#include "tablebase/section_encoder.h"
+#include "tablebase/table_statistics.h"
+
+namespace pythia::tb {
+
+namespace {
+
+// Decoded block sizes the writer tries. WDL blocks are small because the search probes WDL at
+// random places and decodes a block per cache miss; DTM and DTZ are probed at the root only.
+const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024};
+const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
+
+// Positions where a resolving capture (captures.h) achieves the WDL value (1), so the stored
+// value may be anything lower: the prober takes the better of the stored value and those captures.
+std::vector<uint8_t> capture_decided(const TableValues& t, Color us, const TableSet& subtables, int threads) {
+    const uint64_t n = t.index.size();
+    std::vector<uint8_t> decided(n, 0);
+    parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) {
+            const Value dtz = t.dtz[us][i];
+            if (dtz == VALUE_ILLEGAL) continue;
+            const int wdl = wdl_of_dtz(dtz);
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(t.index, p);
+            bool missing = false;
+            decided[i] = for_each_resolving_capture(b, us, [&](const TbMove& m) {
+                PieceOn after[MAX_PIECES];
+                const int k = pieces_after(b, m, after);
+                Value sdtm, sdtz;
+                if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) {
+                    missing = true;
+                    return true;
+                }
+                return -wdl_of_dtz(sdtz) >= wdl;
+            }) && !missing;
+        }
+    });
+    return decided;
+}
+
+int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
+
+// True if DTZ and DTM agree on win, draw and loss everywhere (then DTZ can be read by sign).
+bool signs_agree(const TableValues& t, Color c) {
+    const auto& dtm = t.dtm[c];
+    const auto& dtz = t.dtz[c];
+    for (uint64_t i = 0; i < dtm.size(); ++i)
+        if (dtm[i] != VALUE_ILLEGAL && (is_win(dtm[i]) != is_win(dtz[i]) || is_loss(dtm[i]) != is_loss(dtz[i])))
+            return false;
+    return true;
+}
+
+// DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
+// where draws need nothing stored, through the DTM's whole code), judged on a sample.
+EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, int threads) {
+    const uint64_t n = t.index.size();
+    const auto& dtz = t.dtz[c];
+    const auto& dtmv = t.dtm[c];
+    struct Option {
+        Context context;
+        uint32_t contexts;
+        CellSource source;
+    };
+    std::vector<Option> options;
+    options.push_back({Context::NONE, 1, [&](uint64_t begin, uint64_t end, Cell* out) {
+                           for (uint64_t i = begin; i < end; ++i)
+                               *out++ = dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
+                       }});
+    if (signs_agree(t, c))
+        options.push_back({Context::DTM_SIGN, 3, [&](uint64_t begin, uint64_t end, Cell* out) {
+                               for (uint64_t i = begin; i < end; ++i) {
+                                   const Value m = dtmv[i];
+                                   *out++ = m == VALUE_ILLEGAL || is_draw(m)
+                                                ? Cell{Cell::FREE, 0, 1}
+                                                : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
+                               }
+                           }});
+    if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
+        options.push_back({Context::DTM_CODE, dtm.header.num_symbols, [&](uint64_t begin, uint64_t end, Cell* out) {
+                               for (uint64_t i = begin; i < end; ++i)
+                                   *out++ = dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
+                                                                    : Cell{Cell::EXACT, dtz[i], uint16_t(dtm.code_of(i))};
+                           }});
+    auto plan_for = [&](const Option& o, bool estimate) {
+        SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
+        p.block_bytes = DISTANCE_BLOCK_BYTES;
+        p.threads = threads;
+        p.estimate_only = estimate;
+        return p;
+    };
+    size_t best = 0;
+    if (options.size() > 1) {
+        double best_bytes = 0;
+        for (size_t k = 0; k < options.size(); ++k) {
+            EncodedSection e = encode_section(n, options[k].source, plan_for(options[k], true));
+            const double bytes = e.estimated_bytes + 2.0 * e.symbols.size();
+            if (k == 0 || bytes < best_bytes) {
+                best = k;
+                best_bytes = bytes;
+            }
+        }
+    }
+    EncodedSection s = encode_section(n, options[best].source, plan_for(options[best], false));
+    s.codes.clear();
+    s.codes.shrink_to_fit();
+    return s;
+}
+
+class FileWriter {
+public:
+    explicit FileWriter(std::filesystem::path path) : path_(std::move(path)) {
+        temp_ = path_;
+        temp_ += ".tmp" + std::to_string(getpid());
+    }
+    ~FileWriter() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!done_) std::filesystem::remove(temp_, ignored_);
+    }
+
+    bool write(FileKind kind, const Material& m, uint64_t positions, uint64_t write_id,
+               std::vector<EncodedSection>& sections, const TableStatistics* stats, std::string* error) {
+        // Header layout: fixed part, section descriptors, symbol tables, statistics.
+        std::vector<uint8_t> header(sizeof(FileHeader) + sections.size() * sizeof(SectionHeader));
+        auto align = [](std::vector<uint8_t>& v, size_t a) { v.resize((v.size() + a - 1) / a * a); };
+        for (EncodedSection& s : sections) {
+            align(header, 8);
+            s.header.symbols_offset = uint32_t(header.size());
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(s.symbols.data());
+            header.insert(header.end(), p, p + s.symbols.size() * 2);
+        }
+        FileHeader h{};
+        std::memcpy(h.magic, FILE_MAGIC, sizeof h.magic);
+        h.version = FORMAT_VERSION;
+        h.kind = uint32_t(kind);
+        const std::string name = m.name();
+        std::memcpy(h.material, name.data(), std::min(name.size(), sizeof h.material - 1));
+        h.positions = positions;
+        h.num_sections = uint32_t(sections.size());
+        h.write_id = write_id;
+        if (stats) {
+            align(header, 8);
+            h.stats_offset = uint32_t(header.size());
+            h.stats_size = sizeof(TableStatistics);
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(stats);
+            header.insert(header.end(), p, p + sizeof *stats);
+        }
+        align(header, 64);
+        h.header_size = uint32_t(header.size());
+
+        // Payload layout: per section its block offsets, its dictionary, its blocks.
+        uint64_t at = header.size();
+        for (EncodedSection& s : sections) {
+            if (s.header.code_bits == 0) continue;
+            s.header.offsets_offset = at;
+            at += 8 * (s.block_ends.size() + 1);
+            s.header.dict_offset = at;
+            at += s.dictionary.size();
+            s.header.compressed_bytes = at - s.header.offsets_offset + s.data.size();
+            blocks_at_.push_back(at);
+            at += s.data.size();
+        }
+        h.file_size = at;
+
+        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) return fail(error, std::string("cannot create: ") + std::strerror(errno));
+        XXH3_state_t* state = XXH3_createState();
+        XXH3_64bits_reset(state);
+        bool ok = seek_write(header.data(), header.size(), nullptr);  // placeholder, rewritten below
+        size_t k = 0;
+        for (const EncodedSection& s : sections) {
+            if (s.header.code_bits == 0 || !ok) continue;
+            const uint64_t base = blocks_at_[k++];
+            std::vector<uint64_t> offsets{base};
+            for (uint64_t e : s.block_ends) offsets.push_back(base + e);
+            ok = seek_write(offsets.data(), offsets.size() * 8, state) &&
+                 seek_write(s.dictionary.data(), s.dictionary.size(), state) &&
+                 seek_write(s.data.data(), s.data.size(), state);
+        }
+        h.payload_hash = XXH3_64bits_digest(state);
+        XXH3_freeState(state);
+        if (!ok) return fail(error, std::string("cannot write: ") + std::strerror(errno));
+
+        for (size_t i = 0; i < sections.size(); ++i)
+            std::memcpy(header.data() + sizeof(FileHeader) + i * sizeof(SectionHeader), &sections[i].header,
+                        sizeof(SectionHeader));
+        std::memcpy(header.data(), &h, sizeof h);
+        h.header_hash = XXH3_64bits(header.data(), header.size());
+        std::memcpy(header.data(), &h, sizeof h);
+        if (pwrite(fd_, header.data(), header.size(), 0) != ssize_t(header.size()) || fsync(fd_) != 0)
+            return fail(error, std::string("cannot write: ") + std::strerror(errno));
+        ::close(fd_);
+        fd_ = -1;
+        return true;
+    }
+
+    bool commit(std::string* error) {
+        std::error_code ec;
+        std::filesystem::rename(temp_, path_, ec);
+        if (ec) return fail(error, "cannot rename " + temp_.string() + ": " + ec.message());
+        done_ = true;
+        return true;
+    }
+
+private:
+    bool fail(std::string* error, const std::string& message) {
+        if (error) *error = path_.string() + ": " + message;
+        return false;
+    }
+    bool seek_write(const void* data, size_t n, XXH3_state_t* hash) {
+        if (hash && n) XXH3_64bits_update(hash, data, n);
+        const char* p = static_cast<const char*>(data);
+        while (n) {
+            ssize_t w = ::write(fd_, p, n);
+            if (w <= 0) return false;
+            p += w;
+            n -= size_t(w);
+        }
+        return true;
+    }
+
+    std::filesystem::path path_, temp_;
+    int fd_ = -1;
+    bool done_ = false;
+    std::error_code ignored_;
+    std::vector<uint64_t> blocks_at_;
+};
+
+}  // namespace
+
+bool write_table_files(const TableValues& t, const std::filesystem::path& dir, const GenerationInfo& info,
+                       std::string* error) {
+    const auto start = std::chrono::steady_clock::now();
+    const int threads = std::max(1, info.threads);
+    const uint64_t n = t.index.size();
+    const Material& m = t.index.material();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        if (error) *error = dir.string() + ": cannot create the folder: " + ec.message();
+        return false;
+    }
+
+    TableStatistics stats = compute_statistics(t, threads);
+    stats.generation_seconds = info.seconds;
+    stats.generation_threads = uint32_t(info.threads);
+
+    // WDL: both sides, captures resolved when the subtables are at hand.
+    std::vector<EncodedSection> wdl;
+    for (Color c : {WHITE, BLACK}) {
+        std::vector<uint8_t> decided;
+        if (info.subtables) decided = capture_decided(t, c, *info.subtables, threads);
+        const auto& dtz = t.dtz[c];
+        SectionPlan plan{Metric::WDL, c};
+        plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
+        plan.block_bytes = WDL_BLOCK_BYTES;
+        plan.block_tolerance = 1.10;  // WDL is hot: prefer small blocks
+        plan.threads = threads;
+        wdl.push_back(encode_section(
+            n,
+            [&](uint64_t begin, uint64_t end, Cell* out) {
+                for (uint64_t i = begin; i < end; ++i) {
+                    const uint16_t v = wdl_symbol(wdl_of_dtz(dtz[i]));
+                    *out++ = dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
+                             : !decided.empty() && decided[i] ? Cell{Cell::AT_MOST, v, 0}
+                                                              : Cell{Cell::EXACT, v, 0};
+                }
+            },
+            plan));
+        wdl.back().codes = {};
+    }
+
+    // DTM and DTZ: both sides, exact for every legal position.
+    std::vector<EncodedSection> dist;
+    for (Color c : {WHITE, BLACK}) {
+        const auto& dtm = t.dtm[c];
+        SectionPlan plan{Metric::DTM, c};
+        plan.block_bytes = DISTANCE_BLOCK_BYTES;
+        plan.threads = threads;
+        dist.push_back(encode_section(
+            n,
+            [&](uint64_t begin, uint64_t end, Cell* out) {
+                for (uint64_t i = begin; i < end; ++i)
+                    *out++ = dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtm[i], 0};
+            },
+            plan));
+    }
+    for (Color c : {WHITE, BLACK}) dist.push_back(encode_dtz(t, c, dist[c], threads));
+    for (auto& s : dist) s.codes = {};
+
+    stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+    const uint64_t write_id = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32) ^
+                              uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+
+    FileWriter wdl_file(table_file_path(dir, m, FileKind::WDL));
+    FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
+    return wdl_file.write(FileKind::WDL, m, n, write_id, wdl, &stats, error) &&
+           dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && wdl_file.commit(error) &&
+           dist_file.commit(error);
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,511 @@
+#include "tablebase/tablebases.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <sstream>
+
+#include "engine/core/movegen.h"
+#include "tablebase/block_cache.h"
+#include "tablebase/captures.h"
+#include "tablebase/file_format.h"
+#include "tablebase/table_file.h"
+
+namespace pythia::tb {
+
+namespace {
+
+enum : uint8_t { UNOPENED, OPEN, FAILED };
+constexpr int KIND_WDL = 0, KIND_DISTANCE = 1;
+
+// WDL sections this small are decoded whole when their file is opened and kept in memory
+// (shared by all threads): the captures the prober searches lead into the smaller tables, and
+// their probes then cost a memory read instead of a block decode. All 3- and 4-piece WDL
+// tables together take about 30 MB decoded.
+constexpr uint64_t RESIDENT_WDL_BYTES = 4 << 20;  // per section
+constexpr uint64_t RESIDENT_WDL_BUDGET = uint64_t(256) << 20;  // per Tablebases
+
+// Piece counts by colour and type, 4 bits each: a table's key, read straight off a position.
+uint64_t key_of(const Material& m) {
+    uint64_t k = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= KING; ++pt) k += uint64_t(m.count(c, PieceType(pt))) << (4 * (c * 8 + pt));
+    return k;
+}
+uint64_t key_of(const PieceOn* pieces, int n) {
+    uint64_t k = 0;
+    for (int i = 0; i < n; ++i) k += uint64_t(1) << (4 * (pieces[i].color * 8 + pieces[i].type));
+    return k;
+}
+uint64_t slot_hash(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 20; }
+
+int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
+
+// Orders DTM values from the side to move's view: quick wins, draws, slow losses.
+int dtm_rank(Value v) {
+    if (is_win(v)) return 100000 - distance_of(v);
+    if (is_loss(v)) return -100000 + distance_of(v);
+    return 0;
+}
+// Orders DTZ values the same way, wins under the 50-move rule before cursed ones.
+int dtz_rank(Value v) { return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0); }
+
+template <typename Rank>
+std::optional<Value> better(std::optional<Value> a, std::optional<Value> b, Rank rank) {
+    if (!a || !b) return std::nullopt;
+    return rank(*b) > rank(*a) ? b : a;
+}
+
+int pieces_of(const Position& pos, PieceOn* out) {
+    int n = 0;
+    for (Bitboard b = pos.pieces(); b && n < MAX_PIECES;) {
+        const Square s = pop_lsb(b);
+        const Piece p = pos.piece_on(s);
+        out[n++] = {color_of(p), type_of(p), s};
+    }
+    return n;
+}
+
+}  // namespace
+
+struct Tablebases::Entry {
+    Material material;
+    std::filesystem::path paths[2];  // WDL, DTM/DTZ; empty when absent
+    mutable std::mutex mutex;
+    mutable std::atomic<uint8_t> state[2] = {UNOPENED, UNOPENED};
+    mutable std::unique_ptr<TableIndex> index;  // set before the first state becomes OPEN
+    mutable std::unique_ptr<TableFile> files[2];
+    mutable int section_no[3][2] = {};  // [metric][side] -> the section's number in its file
+    mutable std::vector<uint8_t> resident_wdl[2];  // decoded WDL codes by side; empty: read blocks
+    mutable std::atomic<bool> reported_corrupt_block{false};
+
+    // Decodes small WDL sections whole (see RESIDENT_WDL_BYTES). False if a block is corrupt.
+    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget) const {
+        for (const Section& s : f.sections()) {
+            const uint64_t bytes = (f.positions() * s.bits() + 7) / 8;
+            if (s.bits() == 0 || bytes > RESIDENT_WDL_BYTES) continue;
+            if (budget.fetch_add(bytes) + bytes > RESIDENT_WDL_BUDGET) {
+                budget.fetch_sub(bytes);
+                continue;
+            }
+            std::vector<uint8_t>& out = resident_wdl[s.side()];
+            out.assign(bytes + 1, 0);  // one spare byte: a 16-bit read never passes the end
+            for (uint64_t b = 0; b < s.h.num_blocks; ++b) {
+                const uint32_t size = f.block_size(s, b);
+                if (f.decode_block(s, b, out.data() + b * s.block_bytes, size) != int(size)) {
+                    resident_wdl[0].clear();
+                    resident_wdl[1].clear();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    // The file, opened and checked on first use; nullptr if absent or refused.
+    const TableFile* open(int kind, const Tablebases& owner) const {
+        const uint8_t s = state[kind].load(std::memory_order_acquire);
+        if (s == OPEN) return files[kind].get();
+        if (s == FAILED) return nullptr;
+        std::lock_guard<std::mutex> lock(mutex);
+        if (state[kind].load(std::memory_order_relaxed) != UNOPENED)
+            return state[kind].load(std::memory_order_relaxed) == OPEN ? files[kind].get() : nullptr;
+        if (paths[kind].empty()) {
+            state[kind].store(FAILED, std::memory_order_release);
+            return nullptr;
+        }
+        if (!index) index = std::make_unique<TableIndex>(material);
+        std::string error;
+        auto f = TableFile::open(paths[kind], *index, kind == KIND_WDL ? FileKind::WDL : FileKind::DISTANCE, &error);
+        if (!f) {
+            owner.refuse(paths[kind].string(), error);
+            state[kind].store(FAILED, std::memory_order_release);
+            return nullptr;
+        }
+        for (size_t i = 0; i < f->sections().size(); ++i) {
+            const Section& sec = f->sections()[i];
+            section_no[int(sec.metric())][sec.side()] = int(i);
+        }
+        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_)) {
+            owner.refuse(paths[kind].string(), "corrupt block");
+            state[kind].store(FAILED, std::memory_order_release);
+            return nullptr;
+        }
+        files[kind] = std::move(f);
+        state[kind].store(OPEN, std::memory_order_release);
+        return files[kind].get();
+    }
+};
+
+Tablebases::Tablebases() = default;
+Tablebases::~Tablebases() = default;
+
+void Tablebases::refuse(const std::string& file, const std::string& problem) const {
+    spdlog::error("tablebase {}: {}", file, problem);
+    std::lock_guard<std::mutex> lock(errors_mutex_);
+    refused_.push_back(file + ": " + problem);
+}
+
+std::vector<std::string> Tablebases::refused_files() const {
+    std::lock_guard<std::mutex> lock(errors_mutex_);
+    return refused_;
+}
+
+std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
+    entries_.clear();
+    slots_.clear();
+    max_pieces_ = 0;
+    resident_bytes_ = 0;
+    {
+        std::lock_guard<std::mutex> lock(errors_mutex_);
+        refused_.clear();
+    }
+    std::vector<std::string> messages;
+    std::map<uint64_t, size_t> by_key;
+    std::vector<std::string> folders;
+    std::stringstream in(paths);
+    for (std::string folder; std::getline(in, folder, ':');)
+        if (!folder.empty()) folders.push_back(folder);
+
+    for (const std::string& folder : folders) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec)) {
+            messages.push_back("tablebase folder '" + folder + "' " +
+                               (std::filesystem::exists(folder, ec) ? "is not a folder" : "does not exist"));
+            continue;
+        }
+        std::vector<std::filesystem::path> files;
+        for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
+             it.increment(ec))
+            files.push_back(it->path());
+        if (ec) {
+            messages.push_back("tablebase folder '" + folder + "' cannot be read: " + ec.message());
+            continue;
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto& path : files) {
+            const std::string ext = path.extension().string();
+            const int kind = ext == WDL_EXTENSION ? KIND_WDL : ext == DISTANCE_EXTENSION ? KIND_DISTANCE : -1;
+            if (kind < 0) continue;
+            auto material = Material::parse(path.stem().string());
+            if (!material || material->total() > MAX_PIECES || material->total() < 3) continue;
+            const Material m = material->normalized();
+            const uint64_t key = key_of(m);
+            auto [it, fresh] = by_key.try_emplace(key, entries_.size());
+            if (fresh) {
+                entries_.push_back(std::make_unique<Entry>());
+                entries_.back()->material = m;
+            }
+            Entry& e = *entries_[it->second];
+            if (e.paths[kind].empty()) e.paths[kind] = path;  // the first folder wins
+        }
+    }
+
+    // Both colourings of every table go into an open-addressing table, flagged when flipped.
+    size_t size = 16;
+    while (size < 4 * entries_.size()) size *= 2;
+    slots_.assign(size, {0, 0});
+    slot_mask_ = size - 1;
+    size_t wdl_tables = 0, distance_tables = 0;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const Entry& e = *entries_[i];
+        wdl_tables += !e.paths[KIND_WDL].empty();
+        distance_tables += !e.paths[KIND_DISTANCE].empty();
+        max_pieces_ = std::max(max_pieces_, e.material.total());
+        for (bool flip : {false, true}) {
+            const uint64_t key = key_of(flip ? e.material.flipped() : e.material);
+            if (flip && key == key_of(e.material)) continue;
+            uint64_t s = slot_hash(key) & slot_mask_;
+            while (slots_[s].second) s = (s + 1) & slot_mask_;
+            slots_[s] = {key, uint32_t((i + 1) << 1 | flip)};
+        }
+    }
+    if (!folders.empty())
+        messages.push_back("tablebases: " + std::to_string(wdl_tables) + " WDL and " +
+                           std::to_string(distance_tables) + " DTM/DTZ tables, up to " + std::to_string(max_pieces_) +
+                           " pieces");
+    return messages;
+}
+
+size_t Tablebases::num_tables() const {
+    size_t n = 0;
+    for (const auto& e : entries_) n += !e->paths[KIND_WDL].empty();
+    return n;
+}
+
+std::vector<Material> Tablebases::materials() const {
+    std::vector<Material> out;
+    for (const auto& e : entries_) out.push_back(e->material);
+    return out;
+}
+
+const Tablebases::Entry* Tablebases::find(uint64_t key, bool& flipped) const {
+    if (slots_.empty()) return nullptr;
+    for (uint64_t s = slot_hash(key) & slot_mask_; slots_[s].second; s = (s + 1) & slot_mask_)
+        if (slots_[s].first == key) {
+            flipped = slots_[s].second & 1;
+            return entries_[(slots_[s].second >> 1) - 1].get();
+        }
+    return nullptr;
+}
+
+std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color stm) const {
+    const TableFile* f = e.files[KIND_WDL].get();
+    const int no = e.section_no[int(Metric::WDL)][stm];
+    const Section& s = f->sections()[no];
+    uint32_t code = 0;
+    if (!e.resident_wdl[stm].empty()) {
+        code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
+    } else if (s.bits()) {
+        const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
+        const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
+        if (!data) {
+            if (!e.reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt block " + std::to_string(block));
+            return std::nullopt;
+        }
+        code = code_at(data, local, s.bits());
+    }
+    uint16_t symbol;
+    if (!s.symbol(0, code, symbol)) return std::nullopt;
+    return int(symbol) - 2;
+}
+
+std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) const {
+    if (n == 2) return 0;
+    bool flipped = false;
+    const Entry* e = find(key_of(pieces, n), flipped);
+    if (!e || !e->open(KIND_WDL, *this)) return std::nullopt;
+    PieceOn mirrored[MAX_PIECES];
+    if (flipped) {
+        for (int i = 0; i < n; ++i) mirrored[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
+        pieces = mirrored;
+        stm = ~stm;
+    }
+    const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
+    const std::optional<int> stored = stored_wdl(*e, idx, stm);
+    if (!stored || *stored == 2) return stored;
+    const Section& s = e->files[KIND_WDL]->sections()[e->section_no[int(Metric::WDL)][stm]];
+    if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;
+
+    // The stored value may be low where a capture achieves more: search the resolving captures
+    // (those of the most valuable capturable piece, as the writer decided).
+    TbBoard b;
+    b.n = n;
+    std::copy(pieces, pieces + n, b.pieces);
+    b.rebuild();
+    int best = *stored;
+    bool missing = false;
+    for_each_resolving_capture(b, stm, [&](const TbMove& m) {
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        const std::optional<int> v = wdl_of(after, k, ~stm);
+        if (!v) {
+            missing = true;
+            return true;
+        }
+        best = std::max(best, -*v);
+        return best == 2;
+    });
+    if (missing) return std::nullopt;
+    return best;
+}
+
+bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
+    if (n == 2) {
+        dtm = VALUE_UNKNOWN;
+        if (dtz) *dtz = VALUE_UNKNOWN;
+        return true;
+    }
+    bool flipped = false;
+    const Entry* e = find(key_of(pieces, n), flipped);
+    if (!e) return false;
+    const TableFile* f = e->open(KIND_DISTANCE, *this);
+    if (!f) return false;
+    PieceOn mirrored[MAX_PIECES];
+    if (flipped) {
+        for (int i = 0; i < n; ++i) mirrored[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
+        pieces = mirrored;
+        stm = ~stm;
+    }
+    const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
+    auto read = [&](Metric metric, uint32_t ctx, uint32_t& code, Value& value) {
+        const int no = e->section_no[int(metric)][stm];
+        const Section& s = f->sections()[no];
+        code = 0;
+        if (s.bits()) {
+            const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
+            const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
+            if (!data) {
+                if (!e->reported_corrupt_block.exchange(true))
+                    refuse(f->path().string(), "corrupt block " + std::to_string(block));
+                return false;
+            }
+            code = code_at(data, local, s.bits());
+        }
+        uint16_t symbol;
+        if (!s.symbol(ctx, code, symbol)) return false;
+        value = symbol;
+        return true;
+    };
+    uint32_t dtm_code, dtz_code;
+    if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
+    if (!dtz) return true;
+    const Section& z = f->sections()[e->section_no[int(Metric::DTZ)][stm]];
+    const uint32_t ctx = z.h.context == uint8_t(Context::DTM_SIGN)   ? uint32_t(sign_context(dtm))
+                         : z.h.context == uint8_t(Context::DTM_CODE) ? dtm_code
+                                                                     : 0;
+    return read(Metric::DTZ, ctx, dtz_code, *dtz);
+}
+
+std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {
+    ProbeResult r;
+    Value dtm, dtz;
+    if ((need & (NEED_DTM | NEED_DTZ)) && distances_of(pieces, n, stm, dtm, need & NEED_DTZ ? &dtz : nullptr)) {
+        r.dtm = dtm;
+        if (need & NEED_DTZ) r.dtz = dtz;
+    }
+    if (!(need & NEED_WDL)) {
+        if (!r.dtm) return std::nullopt;
+        r.wdl = is_win(dtm) ? 2 : is_loss(dtm) ? -2 : 0;  // not asked for; the sign at least is right
+        return r;
+    }
+    std::optional<int> wdl = wdl_of(pieces, n, stm);
+    if (!wdl && r.dtz) wdl = wdl_of_dtz(*r.dtz);  // no WDL file, but the exact DTZ says it
+    if (!wdl) return std::nullopt;
+    r.wdl = *wdl;
+    return r;
+}
+
+std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, int need) const {
+    const int n = pos.count_all();
+    if (pos.castling_rights() || n > MAX_PIECES || (n > max_pieces_ && n > 2)) return std::nullopt;
+    PieceOn pieces[MAX_PIECES];
+    pieces_of(pos, pieces);
+    const Color us = pos.side_to_move();
+    if (pos.ep_square() == SQ_NONE) return probe_pieces(pieces, n, us, need);
+
+    // An en passant right: the value is the best of the stored position (which has the same
+    // moves but the capture) and each legal en passant capture.
+    std::optional<ProbeResult> best;
+    int other_moves = 0;
+    for (Move m : MoveList(pos)) {
+        if (m.kind() != Move::EN_PASSANT) {
+            ++other_moves;
+            continue;
+        }
+        PieceOn after[MAX_PIECES];
+        int k = 0;
+        const Square captured = m.to() - pawn_push(us);
+        for (int i = 0; i < n; ++i) {
+            if (pieces[i].square == captured) continue;
+            after[k] = pieces[i];
+            if (pieces[i].square == m.from()) after[k].square = m.to();
+            ++k;
+        }
+        const std::optional<ProbeResult> r = probe_pieces(after, k, ~us, need);
+        if (!r) return std::nullopt;
+        ProbeResult mine;
+        mine.wdl = -r->wdl;
+        if (r->dtm) mine.dtm = dtm_of_move(*r->dtm);
+        if (need & NEED_DTZ) mine.dtz = dtz_of_move(true, r->wdl, VALUE_UNKNOWN);
+        if (!best) {
+            best = mine;
+            continue;
+        }
+        best->wdl = std::max(best->wdl, mine.wdl);
+        best->dtm = better(best->dtm, mine.dtm, dtm_rank);
+        best->dtz = better(best->dtz, mine.dtz, dtz_rank);
+    }
+    if (other_moves) {
+        const std::optional<ProbeResult> stored = probe_pieces(pieces, n, us, need);
+        if (!stored) return std::nullopt;
+        if (!best) return stored;
+        best->wdl = std::max(best->wdl, stored->wdl);
+        best->dtm = better(best->dtm, stored->dtm, dtm_rank);
+        best->dtz = better(best->dtz, stored->dtz, dtz_rank);
+    }
+    return best;
+}
+
+std::optional<int> Tablebases::probe_wdl(const Position& pos) const {
+    const int n = pos.count_all();
+    if (pos.ep_square() != SQ_NONE || n == 2) {
+        auto r = probe_position(pos, NEED_WDL);
+        return r ? std::optional<int>(r->wdl) : std::nullopt;
+    }
+    // The search's hot path: no move generation, no allocation.
+    if (pos.castling_rights() || n > max_pieces_) return std::nullopt;
+    PieceOn pieces[MAX_PIECES];
+    pieces_of(pos, pieces);
+    if (auto wdl = wdl_of(pieces, n, pos.side_to_move())) return wdl;
+    // No WDL file (or a refused one): the DTZ file, if there, knows the WDL too.
+    auto r = probe_pieces(pieces, n, pos.side_to_move(), NEED_WDL | NEED_DTZ);
+    return r ? std::optional<int>(r->wdl) : std::nullopt;
+}
+
+std::optional<Value> Tablebases::probe_dtz(const Position& pos) const {
+    auto r = probe_position(pos, NEED_WDL | NEED_DTZ);
+    return r ? r->dtz : std::nullopt;
+}
+
+std::optional<Value> Tablebases::probe_dtm(const Position& pos) const {
+    auto r = probe_position(pos, NEED_DTM);
+    return r ? r->dtm : std::nullopt;
+}
+
+std::optional<ProbeResult> Tablebases::probe(const Position& pos) const { return probe_position(pos, NEED_ALL); }
+
+Value dtm_of_move(Value after) {
+    if (is_loss(after)) return win_in(distance_of(after) + 1);
+    if (is_win(after)) return loss_in(distance_of(after) + 1);
+    return VALUE_UNKNOWN;
+}
+
+Value dtz_of_move(bool zeroing, int wdl_after, Value dtz_after) {
+    if (!zeroing) return dtm_of_move(dtz_after);
+    switch (wdl_after) {
+    case -2: return win_in(1);
+    case -1: return win_in(101);
+    case 1: return loss_in(101);
+    case 2: return loss_in(1);
+    default: return VALUE_UNKNOWN;
+    }
+}
+
+std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position& root) const {
+    const int n = root.count_all();
+    if (root.castling_rights() || n > MAX_PIECES || (n > max_pieces_ && n > 2)) return std::nullopt;
+    Position pos = root;
+    std::vector<RootMove> moves;
+    for (Move m : MoveList(root)) {
+        RootMove rm;
+        rm.move = m;
+        rm.zeroing = root.is_capture(m) || type_of(root.moved_piece(m)) == PAWN;
+        pos.do_move(m);
+        const std::optional<ProbeResult> after = probe_position(pos, NEED_ALL);
+        pos.undo_move();
+        if (!after) return std::nullopt;
+        rm.after = *after;
+        rm.wdl = -after->wdl;
+        if (after->dtm) rm.dtm = dtm_of_move(*after->dtm);
+        if (rm.zeroing) rm.dtz = dtz_of_move(true, after->wdl, VALUE_UNKNOWN);
+        else if (after->dtz) rm.dtz = dtz_of_move(false, after->wdl, *after->dtz);
+        rm.wdl50 = rm.wdl;
+        // A non-zeroing move carries the halfmove clock on: the zeroing must come in time.
+        if (!rm.zeroing && rm.dtz && std::abs(rm.wdl) == 2 && root.rule50() + distance_of(*rm.dtz) > 100)
+            rm.wdl50 = rm.wdl / 2;
+        moves.push_back(rm);
+    }
+    std::stable_sort(moves.begin(), moves.end(), [](const RootMove& a, const RootMove& b) {
+        if (a.wdl50 != b.wdl50) return a.wdl50 > b.wdl50;
+        const int da = a.dtm ? dtm_rank(*a.dtm) : -1000000, db = b.dtm ? dtm_rank(*b.dtm) : -1000000;
+        if (da != db) return da > db;
+        const int za = a.dtz ? dtz_rank(*a.dtz) : -1000000, zb = b.dtz ? dtz_rank(*b.dtz) : -1000000;
+        return za > zb;
+    });
+    return moves;
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,104 @@
+// Probing Pythia's tablebase files from the engine and the search.
+//
+// set_paths() scans the folders for table files (it opens nothing); a table's files are mapped
+// and checked on its first probe. After that a probe takes no lock and allocates nothing: the
+// search may call probe_wdl() at every node, from any number of threads. set_paths() must not
+// run while other threads probe (the engine calls it between searches).
+//
+// All values are from the side to move of the probed position. WDL: 2 win, 1 cursed win, 0
+// draw, -1 blessed loss, -2 loss (Syzygy's meaning). DTM and DTZ50 are tb::Value (value.h):
+// win_in(d), loss_in(d) (loss_in(0): checkmated), VALUE_UNKNOWN for a draw.
+// A position is probed if it has no castling rights and at most max_pieces() pieces; an en
+// passant right is honoured (the value is the better of the stored position and the capture).
+// A missing table gives std::nullopt; so does a refused file, which is logged once.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/position.h"
+#include "tablebase/table_set.h"
+#include "tablebase/value.h"
+
+namespace pythia::tb {
+
+struct ProbeResult {
+    int wdl = 0;
+    std::optional<Value> dtz;  // nullopt when the table's DTM/DTZ file is missing
+    std::optional<Value> dtm;
+};
+
+// One legal root move valued by the tables.
+struct RootMove {
+    Move move;
+    bool zeroing = false;  // a capture or a pawn move
+    ProbeResult after;     // the position after the move, from its side to move (the opponent)
+    // The move from the mover's view, counting the move itself.
+    int wdl = 0;    // as in the tables (the 50-move rule from a fresh halfmove clock)
+    int wdl50 = 0;  // with the root's halfmove clock: a win that cannot zero in time is cursed (1)
+    std::optional<Value> dtz, dtm;
+};
+
+class Tablebases {
+public:
+    Tablebases();
+    ~Tablebases();
+    Tablebases(const Tablebases&) = delete;
+    Tablebases& operator=(const Tablebases&) = delete;
+
+    // Replaces the tables by those found in `paths` (folders separated by ':'). Returns what a
+    // user should see: a line per folder that is missing or unreadable (not fatal), and a summary.
+    std::vector<std::string> set_paths(const std::string& paths);
+
+    int max_pieces() const { return max_pieces_; }
+    size_t num_tables() const;  // tables with a WDL file
+    std::vector<Material> materials() const;
+
+    // Every probe returns nullopt for a position out of scope (castling rights, too many
+    // pieces) or whose tables are missing or refused.
+    std::optional<int> probe_wdl(const Position& pos) const;
+    std::optional<Value> probe_dtz(const Position& pos) const;
+    std::optional<Value> probe_dtm(const Position& pos) const;
+    // WDL, and DTZ50 and DTM where the DTM/DTZ file is there.
+    std::optional<ProbeResult> probe(const Position& pos) const;
+
+    // Every legal move with its values, best first for the side to move: by wdl50, then for
+    // wins the shortest DTM (then DTZ), for losses the longest. nullopt if a move's table is
+    // missing or the position is out of scope.
+    std::optional<std::vector<RootMove>> rank_root_moves(const Position& pos) const;
+
+    // "<file>: <problem>" for every file refused so far (each was also logged once).
+    std::vector<std::string> refused_files() const;
+
+    struct Entry;  // one table's files, opened lazily
+
+private:
+    const Entry* find(uint64_t key, bool& flipped) const;
+    std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;
+    std::optional<int> stored_wdl(const Entry& e, uint64_t idx, Color stm) const;
+    // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
+    enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
+    bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
+    std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;
+    std::optional<ProbeResult> probe_position(const Position& pos, int need) const;
+    void refuse(const std::string& file, const std::string& problem) const;
+
+    std::vector<std::unique_ptr<Entry>> entries_;
+    std::vector<std::pair<uint64_t, uint32_t>> slots_;  // open addressing: material key -> entry | flip bit
+    uint64_t slot_mask_ = 0;
+    int max_pieces_ = 0;
+    mutable std::atomic<uint64_t> resident_bytes_{0};  // WDL decoded whole (small tables)
+    mutable std::mutex errors_mutex_;
+    mutable std::vector<std::string> refused_;
+};
+
+// Mover's view of a move's DTM and DTZ from the values of the position after it.
+Value dtm_of_move(Value dtm_after);
+Value dtz_of_move(bool zeroing, int wdl_after, Value dtz_after);
+
+}  // namespace pythia::tb

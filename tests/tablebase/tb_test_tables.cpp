@@ -1,0 +1,105 @@
+#include "tb_test_tables.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "tablebase/generator.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_writer.h"
+
+namespace pythia::test {
+
+namespace fs = std::filesystem;
+using namespace pythia::tb;
+
+namespace {
+
+// Removes the scratch folders at exit.
+struct Scratch {
+    std::vector<fs::path> dirs;
+    ~Scratch() {
+        std::error_code ec;
+        for (const auto& d : dirs) fs::remove_all(d, ec);
+    }
+};
+Scratch& scratch() {
+    static Scratch s;
+    return s;
+}
+
+// Generates every table, keeping all of them in memory as subtables (about 0.5 GB), and writes
+// those that are not already there.
+void generate_missing(const fs::path& dir) {
+    bool all_there = true;
+    for (const Material& m : all_materials(4)) all_there &= table_files_valid(dir, m);
+    if (all_there) return;
+    std::cerr << "generating the 3- and 4-piece test tables into " << dir << std::endl;
+    TableSet set;
+    GenerationOptions options;
+    options.threads = 2;
+    for (const Material& m : all_materials(4)) {
+        std::shared_ptr<TableValues> t;
+        if (table_files_valid(dir, m)) {
+            std::string error;
+            t = load_table_values(dir, m, &error);
+            if (!t) throw std::runtime_error(error);
+        } else {
+            const auto start = std::chrono::steady_clock::now();
+            t = generate_table(m, set, options);
+            GenerationInfo info{std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2, &set};
+            std::string error;
+            if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(error);
+        }
+        set.add(t);
+    }
+}
+
+}  // namespace
+
+const fs::path& test_tables_dir() {
+    static const fs::path dir = [] {
+        fs::path d = PYTHIA_TEST_TABLES_DIR;
+        fs::create_directories(d);
+        // One process generates; the others wait on the lock, then find the tables valid.
+        int fd = ::open((d / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + d.string());
+        try {
+            generate_missing(d);
+        } catch (...) {
+            ::close(fd);
+            throw;
+        }
+        ::close(fd);
+        return d;
+    }();
+    return dir;
+}
+
+fs::path scratch_dir(const std::string& name) {
+    fs::path d = fs::temp_directory_path() / ("pythia-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    scratch().dirs.push_back(d);
+    return d;
+}
+
+fs::path copy_table_file(const std::string& file, const fs::path& dir, const std::string& as) {
+    fs::path to = dir / (as.empty() ? file : as);
+    fs::copy_file(test_tables_dir() / file, to, fs::copy_options::overwrite_existing);
+    return to;
+}
+
+Position position(const std::string& fen) {
+    Position pos;
+    std::string error;
+    if (!pos.set_fen(fen, &error)) throw std::invalid_argument("bad test FEN " + fen + ": " + error);
+    return pos;
+}
+
+}  // namespace pythia::test

@@ -1,0 +1,123 @@
+// `pythia tb probe` and `pythia tb info` as a user and a script run them.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "tb_test_tables.h"
+
+using namespace pythia;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int status;
+    std::string out, err;
+};
+
+// Runs pythia with `args`, feeding `input` to its stdin; stdout and stderr apart.
+Outcome run_pythia(const std::string& args, const std::string& input = "") {
+    const fs::path dir = test::scratch_dir("cli");
+    {
+        std::ofstream(dir / "in") << input;
+    }
+    const std::string command = std::string(PYTHIA_BINARY) + " " + args + " < " + (dir / "in").string() + " > " +
+                                (dir / "out").string() + " 2> " + (dir / "err").string();
+    const int status = std::system(command.c_str());
+    auto slurp = [](const fs::path& p) {
+        std::stringstream s;
+        s << std::ifstream(p).rdbuf();
+        return s.str();
+    };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream s(text);
+    for (std::string line; std::getline(s, line);) out.push_back(line);
+    return out;
+}
+
+std::string dir_arg() { return "--dir " + test::test_tables_dir().string(); }
+
+}  // namespace
+
+TEST_CASE("tb probe prints WDL, DTZ50, DTM and every move", "[tb][cli]") {
+    // KRvK: White to move mates in 16 moves (31 plies); 1.Ra3 is not a win (Kxa3? no: b2 attacks a3).
+    Outcome o = run_pythia("tb probe " + dir_arg() + " 8/8/8/8/8/8/1k6/R6K w - - 0 1");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK_THAT(o.out, Catch::Contains("White to move: win, DTZ50"));
+    CHECK_THAT(o.out, Catch::Contains("Winning moves:"));
+    CHECK_THAT(o.out, Catch::Contains("Drawing moves:"));
+    CHECK_THAT(o.out, Catch::Contains("Ra2+"));  // the rook hangs: a draw
+
+    // Mate in one: the move shows as mate in 1 (1 ply); the position as mate in 1.
+    o = run_pythia("tb probe " + dir_arg() + " 6k1/8/6K1/8/8/8/8/R7 w - - 0 1");
+    CHECK_THAT(o.out, Catch::Contains("mate in 1 (1 ply)"));
+    CHECK_THAT(o.out, Catch::Contains("Ra8#"));
+}
+
+TEST_CASE("tb probe --json answers one line per FEN read from stdin", "[tb][cli]") {
+    const std::string input =
+        "6k1/8/6K1/8/8/8/8/R7 w - - 0 1\n"   // mate in one
+        "R5k1/8/6K1/8/8/8/8/8 b - - 1 1\n"   // checkmated
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1\n"    // bare kings
+        "\n"
+        "not a fen\n"
+        "r3k3/8/8/8/8/8/8/4K3 b q - 0 1\n";  // castling rights
+    Outcome o = run_pythia("tb probe --json " + dir_arg(), input);
+    INFO(o.out << o.err);
+    CHECK(o.status == 1);  // two lines could not be answered
+    const auto out = lines(o.out);
+    REQUIRE(out.size() == 5);
+    CHECK_THAT(out[0], Catch::StartsWith("{\"fen\":\"6k1/8/6K1/8/8/8/8/R7 w - - 0 1\",\"wdl\":2,\"dtz\":1,\"dtm\":1,"
+                                         "\"moves\":["));
+    CHECK_THAT(out[0], Catch::Contains("{\"uci\":\"a1a8\",\"san\":\"Ra8#\",\"wdl\":-2,\"dtz\":0,\"dtm\":0}"));
+    CHECK(out[1] == "{\"fen\":\"R5k1/8/6K1/8/8/8/8/8 b - - 1 1\",\"wdl\":-2,\"dtz\":0,\"dtm\":0,\"moves\":[]}");
+    CHECK_THAT(out[2], Catch::StartsWith("{\"fen\":\"8/8/8/4k3/8/8/8/4K3 w - - 0 1\",\"wdl\":0,\"dtz\":0,\"dtm\":0,"));
+    CHECK_THAT(out[3], Catch::Contains("\"wdl\":null,\"dtz\":null,\"dtm\":null,\"moves\":[],\"error\":\"illegal FEN"));
+    CHECK_THAT(out[4], Catch::Contains("\"error\":\"the tables hold no positions with castling rights\""));
+}
+
+TEST_CASE("tb probe names a bad file and its problem and fails", "[tb][cli][badfiles]") {
+    const fs::path dir = test::scratch_dir("cli-bad");
+    test::copy_table_file("KRvK.pytd", dir);
+    // A KQvK WDL file under KRvK's name.
+    test::copy_table_file("KQvK.pytw", dir, "KRvK.pytw");
+    Outcome o = run_pythia("tb probe --dir " + dir.string() + " 8/8/8/8/8/8/1k6/R6K w - - 0 1");
+    INFO(o.out << o.err);
+    CHECK(o.status != 0);
+    CHECK_THAT(o.err, Catch::Contains((dir / "KRvK.pytw").string() + ": holds table KQvK, not KRvK"));
+
+    // A missing folder is reported; the probe then finds no table.
+    o = run_pythia("tb probe --dir /nonexistent/pythia-tb 8/8/8/8/8/8/1k6/R6K w - - 0 1");
+    CHECK(o.status != 0);
+    CHECK_THAT(o.err, Catch::Contains("tablebase folder '/nonexistent/pythia-tb' does not exist"));
+    CHECK_THAT(o.err, Catch::Contains("the tables hold up to 0"));
+}
+
+TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes", "[tb][cli][info]") {
+    Outcome o = run_pythia("tb info KQvKR KRvK " + dir_arg());
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK_THAT(o.out, Catch::Contains("KQvKR: 1892352 positions per side to move"));
+    CHECK_THAT(o.out, Catch::Contains("KQvKR.pytw"));
+    CHECK_THAT(o.out, Catch::Contains("KQvKR.pytd"));
+    CHECK_THAT(o.out, Catch::Contains("longest DTM  mate in 35 (69 plies)"));  // Gaviota's figure
+    CHECK_THAT(o.out, Catch::Contains("longest DTM  mate in 16 (31 plies)"));  // KRvK
+    CHECK_THAT(o.out, Catch::Contains("white to move: 1119216 legal positions"));
+    CHECK_THAT(o.out, Catch::Contains("generated    in"));
+
+    o = run_pythia("tb info KQvKQ --dir " + test::scratch_dir("cli-empty").string());
+    CHECK(o.status == 1);
+    CHECK_THAT(o.err, Catch::Contains("no WDL file KQvKQ.pytw"));
+    o = run_pythia("tb info KQ " + dir_arg());
+    CHECK(o.status == 2);
+}

@@ -1,0 +1,171 @@
+// Table files: what is written is what is read back, for every entry of the 3-piece tables and
+// of 4-piece tables; the statistics `tb info` shows; the checks that decide whether a table
+// must be generated again.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "engine/core/movegen.h"
+#include "tablebase/file_format.h"
+#include "tablebase/generator.h"
+#include "tablebase/table_file.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_statistics.h"
+#include "tablebase/table_writer.h"
+#include "tablebase/tablebases.h"
+#include "tablebase/tb_board.h"
+#include "tb_test_tables.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Generates `names` (dependencies first, all kept in memory) and writes them to `dir`.
+TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir) {
+    std::vector<Material> wanted;
+    for (const char* n : names) wanted.push_back(*Material::parse(n));
+    TableSet set;
+    GenerationOptions options;
+    options.threads = 2;
+    for (const Material& m : with_dependencies(wanted)) {
+        auto t = generate_table(m, set, options);
+        GenerationInfo info{1.25, 2, &set};
+        std::string error;
+        INFO(m.name());
+        REQUIRE(write_table_files(*t, dir, info, &error));
+        set.add(t);
+    }
+    return set;
+}
+
+// Index i of a table as a Position (no castling, no en passant).
+bool to_position(const TableIndex& index, uint64_t i, Color stm, Position& pos) {
+    const std::string fen = index_fen(index, i, stm);
+    return !fen.empty() && pos.set_fen(fen);
+}
+
+}  // namespace
+
+TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables", "[tb][files]") {
+    const fs::path dir = test::scratch_dir("roundtrip");
+    const std::vector<const char*> names = {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"};
+    const TableSet generated = generate_and_write(names, dir);
+    for (const char* name : names) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        const TableValues* want = generated.find(m);
+        REQUIRE(want);
+        std::string error;
+        REQUIRE(table_files_valid(dir, m, &error));
+        auto got = load_table_values(dir, m, &error, 2);
+        REQUIRE(got);
+        for (Color c : {WHITE, BLACK}) {
+            // Whole arrays, VALUE_ILLEGAL entries included: the loader marks them again.
+            CHECK(got->dtm[c] == want->dtm[c]);
+            CHECK(got->dtz[c] == want->dtz[c]);
+        }
+    }
+}
+
+TEST_CASE("the prober reads what was written, WDL through captures included", "[tb][files][probe]") {
+    const fs::path dir = test::scratch_dir("roundtrip-probe");
+    const std::vector<const char*> names = {"KQvK", "KRvK", "KPvK", "KQvKR", "KBNvK"};
+    const TableSet generated = generate_and_write(names, dir);
+    Tablebases tbs;
+    tbs.set_paths(dir.string());
+    REQUIRE(tbs.max_pieces() == 4);
+    std::mt19937_64 rng(42);
+    for (const char* name : names) {
+        INFO(name);
+        const TableValues& t = *generated.find(*Material::parse(name));
+        const uint64_t n = t.index.size();
+        // Every position of the 3-piece tables, a sample of 20000 of the 4-piece ones.
+        const bool all = t.index.num_slots() == 3;
+        uint64_t checked = 0;
+        for (uint64_t k = 0; k < (all ? n : 20000); ++k) {
+            const uint64_t i = all ? k : rng() % n;
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            for (Color c : {WHITE, BLACK}) {
+                if (is_illegal(t.dtm[c][i])) continue;
+                Position pos;
+                REQUIRE(to_position(t.index, i, c, pos));
+                auto r = tbs.probe(pos);
+                REQUIRE(r);
+                INFO(pos.fen());
+                REQUIRE(r->wdl == wdl_of_dtz(t.dtz[c][i]));
+                REQUIRE(r->dtz == t.dtz[c][i]);
+                REQUIRE(r->dtm == t.dtm[c][i]);
+                REQUIRE(tbs.probe_wdl(pos) == r->wdl);
+                ++checked;
+            }
+        }
+        CHECK(checked > (all ? 40000u : 10000u));
+    }
+    CHECK(tbs.refused_files().empty());
+}
+
+TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info]") {
+    const fs::path dir = test::scratch_dir("stats");
+    const TableSet generated = generate_and_write({"KRvK", "KPvK"}, dir);
+    for (const char* name : {"KRvK", "KPvK"}) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        const TableValues& t = *generated.find(m);
+        std::string error;
+        auto f = TableFile::open(table_file_path(dir, m, FileKind::WDL), t.index, FileKind::WDL, &error);
+        REQUIRE(f);
+        REQUIRE(f->statistics());
+        const TableStatistics& s = *f->statistics();
+        CHECK(s.generation_seconds == 1.25);
+        CHECK(s.generation_threads == 2);
+        for (Color c : {WHITE, BLACK}) {
+            uint64_t legal = 0, wdl[5] = {};
+            int longest = 0;
+            for (uint64_t i = 0; i < t.index.size(); ++i) {
+                if (is_illegal(t.dtm[c][i])) continue;
+                ++legal;
+                ++wdl[wdl_of_dtz(t.dtz[c][i]) + 2];
+                if (is_win(t.dtm[c][i])) longest = std::max(longest, distance_of(t.dtm[c][i]));
+            }
+            CHECK(s.side[c].legal == legal);
+            for (int k = 0; k < 5; ++k) CHECK(s.side[c].wdl_count[k] == wdl[k]);
+            CHECK(s.side[c].longest_dtm_win == longest);
+            if (longest) {
+                // The example is a position of that length.
+                REQUIRE(s.side[c].longest_dtm_win_index < t.index.size());
+                CHECK(t.dtm[c][s.side[c].longest_dtm_win_index] == win_in(longest));
+                CHECK(!index_fen(t.index, s.side[c].longest_dtm_win_index, c).empty());
+            }
+        }
+    }
+    // Published facts: KRvK mate in 16 with White to move; 175,168 and 223,944 legal
+    // placements of KRvK are over the whole board, the table stores one per symmetry class.
+    auto f = TableFile::open(table_file_path(dir, *Material::parse("KRvK"), FileKind::WDL),
+                             TableIndex(*Material::parse("KRvK")), FileKind::WDL, nullptr);
+    REQUIRE(f);
+    CHECK(f->statistics()->side[WHITE].longest_dtm_win == 31);
+}
+
+TEST_CASE("both files must come from one write; a missing one makes the table invalid", "[tb][files]") {
+    const fs::path dir = test::scratch_dir("pairs");
+    const fs::path other = test::scratch_dir("pairs-other");
+    generate_and_write({"KQvK"}, dir);
+    generate_and_write({"KQvK"}, other);
+    const Material m = *Material::parse("KQvK");
+    std::string why;
+    CHECK(table_files_valid(dir, m, &why));
+    // A DTM/DTZ file from another write of the same table.
+    fs::copy_file(table_file_path(other, m, FileKind::DISTANCE), table_file_path(dir, m, FileKind::DISTANCE),
+                  fs::copy_options::overwrite_existing);
+    CHECK_FALSE(table_files_valid(dir, m, &why));
+    CHECK(why.find("same write") != std::string::npos);
+    fs::remove(table_file_path(dir, m, FileKind::DISTANCE));
+    CHECK_FALSE(table_files_valid(dir, m, &why));
+    CHECK(why.find("not found") != std::string::npos);
+    CHECK(why.find("KQvK.pytd") != std::string::npos);
+    // No temporary file is left behind by a write.
+    for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().string().find(".tmp") == std::string::npos);
+}
