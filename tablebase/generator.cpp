@@ -189,6 +189,10 @@ private:
             for (int mover = 0; mover < n; ++mover)
                 for (PieceType promo : {NO_PIECE_TYPE, QUEEN, ROOK, BISHOP, KNIGHT}) {
                     if (captured == mover || (captured >= 0 && index_.slot(captured).type == KING)) continue;
+                    // A piece never captures one of its own side: no plan (and no table) for that.
+                    if (captured >= 0 && index_.slot(captured).color == index_.slot(mover).color) continue;
+                    // Nor does a promotion capture a pawn (no pawn stands on a last rank).
+                    if (promo != NO_PIECE_TYPE && captured >= 0 && index_.slot(captured).type == PAWN) continue;
                     if (promo != NO_PIECE_TYPE && index_.slot(mover).type != PAWN) continue;
                     ConversionPlan& plan = plans_[captured + 1][mover][promo_index(promo)];
                     PieceOn after[MAX_PIECES];

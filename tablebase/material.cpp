@@ -123,6 +123,13 @@ std::vector<Material> Material::successors() const {
             --m.count_[c][PAWN];
             ++m.count_[c][promo];
             add(m);
+            // Capturing on the last rank: any non-pawn piece of the other side can stand there.
+            for (int pt = KNIGHT; pt < KING; ++pt) {
+                if (!count_[~c][pt]) continue;
+                Material mc = m;
+                --mc.count_[~c][pt];
+                add(mc);
+            }
         }
     }
     return out;

@@ -44,3 +44,17 @@ TEST_CASE("tables come after everything they convert into", "[tb][material]") {
     CHECK(std::find(names.begin(), names.end(), "KQvKQ") != names.end());
     CHECK(std::find(names.begin(), names.end(), "KNvK") != names.end());
 }
+
+TEST_CASE("successors include captures that promote", "[tb][material]") {
+    auto names = [](const char* material) {
+        std::vector<std::string> out;
+        for (const Material& s : Material::parse(material)->successors()) out.push_back(s.name());
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    // The black pawn takes the bishop on the first rank and promotes: KQvK, KRvK, KBvK, KNvK.
+    CHECK(names("KBvKP") ==
+          std::vector<std::string>{"KBvK", "KBvKB", "KBvKN", "KNvK", "KPvK", "KQvK", "KQvKB", "KRvK", "KRvKB"});
+    // A pawn cannot take a pawn while promoting, and never a piece of its own side.
+    CHECK(names("KPvKP") == std::vector<std::string>{"KBvKP", "KNvKP", "KPvK", "KQvKP", "KRvKP"});
+}
