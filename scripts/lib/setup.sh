@@ -55,3 +55,10 @@ build_preset() {
     log "building ($preset)"
     (cd "$PYTHIA_ROOT" && cmake --build --preset "$preset" -j "$(nproc)" >&2)
 }
+
+# The default tablebases (every table of 3 and 4 pieces) in tablebases/, generated on first
+# use. `tb generate` checks the stored tables and skips those present and valid, so after the
+# first run this takes a moment; its report goes to stderr like all setup output.
+ensure_default_tablebases() {
+    "$PYTHIA_ROOT/build/release/pythia" tb generate --all 4 --dir "$PYTHIA_ROOT/tablebases" >&2
+}
