@@ -50,6 +50,12 @@ uint64_t Search::total_nodes() const {
     return n;
 }
 
+uint64_t Search::total_tbhits() const {
+    uint64_t n = verdict_ ? verdict_->tbhits : 0;
+    for (const auto& w : workers_) n += w->tbhits();
+    return n;
+}
+
 void Search::start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
                    SearchCallbacks callbacks) {
     wait();
@@ -57,6 +63,8 @@ void Search::start(const Position& root, const SearchLimits& limits, const Searc
     callbacks_ = std::move(callbacks);
     shared_.limits = limits;
     shared_.multipv = std::max(1, options.multipv);
+    shared_.tb = options.tb;
+    verdict_ = options.verdict;
     shared_.stop = false;
     shared_.pondering = limits.ponder;
     shared_.time.start(limits, root.side_to_move(), options.move_overhead_ms);
@@ -142,7 +150,9 @@ void Search::main_thread() {
         result.pv = rm.pv;
         result.score = rm.score != -VALUE_INFINITE ? rm.score : rm.previous_score;
         result.depth = best->completed_depth();
-        if (rm.pv.size() > 1) result.ponder = rm.pv[1];
+        const std::vector<Move>& pv = verdict_pv(rm);
+        if (verdict_) result.score = verdict_->score;
+        if (pv.size() > 1) result.ponder = pv[1];
         else {
             // No reply in the PV (a stop at depth 1, a fail high): ask the table for one.
             Position after = root_;
@@ -154,6 +164,10 @@ void Search::main_thread() {
     if (callbacks_.on_result) callbacks_.on_result(result);
     std::lock_guard lock(mutex_);
     searching_ = false;
+}
+
+const std::vector<Move>& Search::verdict_pv(const RootMove& rm) const {
+    return verdict_ && !verdict_->pv.empty() && verdict_->pv[0] == rm.move ? verdict_->pv : rm.pv;
 }
 
 std::vector<PvLine> Search::lines(const Worker& w) const {
@@ -174,10 +188,16 @@ std::vector<PvLine> Search::lines(const Worker& w) const {
         line.nodes = nodes;
         line.nps = nodes * 1000 / uint64_t(std::max<int64_t>(ms, 1));
         line.hashfull = tt_.hashfull();
-        line.tbhits = 0;
+        line.tbhits = total_tbhits();
         line.time_ms = ms;
         line.wdl = wdl_from_score(line.score);
         line.pv = rm.pv;
+        if (verdict_ && i == 0) {
+            line.score = verdict_->score;
+            line.bound = BOUND_EXACT;
+            line.wdl = verdict_->wdl;
+            line.pv = verdict_pv(rm);
+        }
         out.push_back(std::move(line));
     }
     return out;

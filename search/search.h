@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -42,9 +43,20 @@ struct SearchCallbacks {
     std::function<void(const SearchResult&)> on_result;        // once, at the end: bestmove
 };
 
+// An outcome known before the search (the tablebases at the root): the info lines report it
+// instead of the search's own score. The search still chooses among the root moves it is given.
+struct RootVerdict {
+    Value score = VALUE_DRAW;  // mate_in/mated_in, tb_win_in/tb_loss_in or a draw, side to move's view
+    std::array<int, 3> wdl{0, 1000, 0};
+    uint64_t tbhits = 0;    // probes the decision made
+    std::vector<Move> pv;   // the tables' line, if they gave one (it starts with the move to play)
+};
+
 struct SearchOptions {
     int multipv = 1;
     int64_t move_overhead_ms = 50;
+    TablebaseProbing tb;                  // probes inside the tree
+    std::optional<RootVerdict> verdict;  // set by the move decision
 };
 
 class Search {
@@ -79,7 +91,10 @@ public:
 private:
     void main_thread();  // runs the main worker, then waits for stop if needed, then reports
     std::vector<PvLine> lines(const Worker& w) const;
+    // The line to show for the best root move: the verdict's, when it is about that move.
+    const std::vector<Move>& verdict_pv(const RootMove& rm) const;
     uint64_t total_nodes() const;
+    uint64_t total_tbhits() const;
 
     TranspositionTable tt_;
     SharedState shared_;
@@ -87,6 +102,7 @@ private:
     std::vector<Move> root_legal_;
     Position root_;
     SearchCallbacks callbacks_;
+    std::optional<RootVerdict> verdict_;
     std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;

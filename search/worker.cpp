@@ -7,6 +7,7 @@
 #include "eval/evaluate.h"
 #include "search/movepick.h"
 #include "search/see.h"
+#include "tablebase/tablebases.h"
 
 namespace pythia {
 
@@ -43,6 +44,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves) {
     root_moves_.clear();
     for (Move m : moves) root_moves_.emplace_back(m);
     nodes_.store(0, std::memory_order_relaxed);
+    tbhits_.store(0, std::memory_order_relaxed);
     root_depth_ = completed_depth_ = sel_depth_ = 0;
     multipv_ = std::clamp(shared_.multipv, 1, int(root_moves_.size()));
     check_countdown_ = 1024;
@@ -113,7 +115,7 @@ void Worker::iterative_deepening() {
             // Aspiration window around the last score, widened on each failure.
             const Value previous = root_moves_[pv_idx_].previous_score;
             Value delta = 15, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-            if (root_depth_ >= 4 && previous != -VALUE_INFINITE && !is_mate_score(previous)) {
+            if (root_depth_ >= 4 && previous != -VALUE_INFINITE && !is_decisive(previous)) {
                 alpha = std::max(previous - delta, -VALUE_INFINITE);
                 beta = std::min(previous + delta, VALUE_INFINITE);
             }
@@ -210,10 +212,36 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         (tte.bound & (tte.value >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return tte.value;
 
-    // Step 6. Tablebase WDL probe (tablebase/): when the position has no castling rights
-    // and few enough pieces, a probe gives the exact outcome; a win or loss beyond the bounds
-    // cuts the node (stored in the table as a bound), a draw returns VALUE_DRAW. Count tbhits.
-    // Not implemented yet: the search runs without tablebases.
+    // Step 6. Tablebase WDL probe: right after a capture or pawn move (so that the 50-move
+    // counter the tables assume is the real one), with no castling rights and few enough
+    // pieces, the tables give the outcome. A win is a score below the mates, nearer the root
+    // better (tb_win_in); it is a lower bound (a mate may be found), a loss an upper bound, a
+    // draw exact. A bound that cuts, or an exact draw, ends the node and goes to the table.
+    Value tb_ceiling = VALUE_INFINITE, tb_floor = -VALUE_INFINITE;
+    const TablebaseProbing& tbp = shared_.tb;
+    if (!root && tbp.tables && !ss->excluded && pos_.rule50() == 0 && !pos_.castling_rights() &&
+        pos_.count_all() <= tbp.piece_limit && depth >= tbp.min_depth) {
+        if (const std::optional<int> wdl = tbp.tables->probe_wdl(pos_)) {
+            tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            const int draw_band = tbp.fifty_move_rule ? 1 : 0;  // |wdl| <= this is a draw
+            const Value v = *wdl > draw_band    ? tb_win_in(ply)
+                            : *wdl < -draw_band ? tb_loss_in(ply)
+                                                : VALUE_DRAW + *wdl;  // a cursed win a hair above 0
+            const Bound b = *wdl > draw_band ? BOUND_LOWER : *wdl < -draw_band ? BOUND_UPPER : BOUND_EXACT;
+            if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
+                shared_.tt.store(key, ply, Move::none(), v, VALUE_NONE, std::min(depth + 6, MAX_PLY - 1), b);
+                return v;
+            }
+            if constexpr (PV) {
+                if (b == BOUND_LOWER) {
+                    tb_floor = v;
+                    alpha = std::max(alpha, v);
+                } else {
+                    tb_ceiling = v;
+                }
+            }
+        }
+    }
 
     // Step 7. Static evaluation, and whether it improved on two plies ago.
     Value eval;
@@ -233,13 +261,13 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         improving = earlier == VALUE_NONE || ss->static_eval > earlier;
     }
 
-    if (!PV && !ss->in_check && !ss->excluded && !is_mate_score(eval)) {
+    if (!PV && !ss->in_check && !ss->excluded && !is_decisive(eval)) {
         // Step 8. Reverse futility pruning: so far above beta that a quiet move of ours is
         // unlikely to be refuted at this small depth.
         if (depth <= 8 && eval - 80 * (depth - improving) >= beta) return eval;
 
         // Step 9. Razoring: hopelessly below alpha; if the captures cannot help, give up.
-        if (depth <= 3 && eval + 250 * depth <= alpha && !is_mate_score(alpha)) {
+        if (depth <= 3 && eval + 250 * depth <= alpha && !is_decisive(alpha)) {
             const Value v = qsearch<false>(ss, alpha, alpha + 1);
             if (v <= alpha) return v;
         }
@@ -247,7 +275,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 10. Null move pruning: if passing still fails high, a real move would too
         // (not in pawn endings, where zugzwang makes passing a poor guide).
         if (depth >= 3 && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != Move::null() &&
-            !ss->excluded && has_non_pawn_material(pos_, pos_.side_to_move()) && beta > VALUE_MATED_IN_MAX_PLY) {
+            !ss->excluded && has_non_pawn_material(pos_, pos_.side_to_move()) && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
             const int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
             ss->move = Move::null();
             ss->moved_piece = NO_PIECE;
@@ -256,7 +284,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             const Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_.undo_null_move();
             if (stopping()) return VALUE_ZERO;
-            if (v >= beta) return v >= VALUE_MATE_IN_MAX_PLY ? beta : v;
+            if (v >= beta) return v >= VALUE_TB_WIN_IN_MAX_PLY ? beta : v;
         }
     }
 
@@ -270,7 +298,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
                              : Move::none();
     MovePicker picker(pos_, tt_move, history_, ss, counter, false);
     const Color us = pos_.side_to_move();
-    Value best = -VALUE_INFINITE;
+    Value best = tb_floor;
     Move best_move = Move::none();
     Move quiets_tried[64], captures_tried[32];
     int quiet_count = 0, capture_count = 0, move_count = 0;
@@ -294,7 +322,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
 
         // Step 13. Pruning at shallow depth, once a move has saved us from being mated (and
         // not while looking for a shorter mate than one already found: that needs every move).
-        if (!root && best > VALUE_MATED_IN_MAX_PLY && has_non_pawn_material(pos_, us) && !is_mate_score(alpha)) {
+        if (!root && best > VALUE_TB_LOSS_IN_MAX_PLY && has_non_pawn_material(pos_, us) && !is_decisive(alpha)) {
             if (quiet && !gives_check) {
                 if (skip_quiets) continue;
                 // Late move pruning: enough quiet moves tried at this small depth.
@@ -320,7 +348,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // (multi-cut). Otherwise a check is searched one ply deeper (within reason).
         int extension = 0;
         if (!root && m == tt_move && depth >= 8 && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - 3 && tte.value != VALUE_NONE && !is_mate_score(tte.value) &&
+            tte.depth >= depth - 3 && tte.value != VALUE_NONE && !is_decisive(tte.value) &&
             ply < 2 * root_depth_) {
             const Value singular_beta = tte.value - 2 * depth;
             ss->excluded = m;
@@ -344,7 +372,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
         Value v = -VALUE_INFINITE;
-        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
+        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_decisive(alpha)) {
             int r = reduction(depth, move_count);
             r += !PV;
             r += !improving;
@@ -421,6 +449,9 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         }
     }
 
+    // A tablebase loss bounds what the moves could show (PV nodes search on for the line).
+    if constexpr (PV) best = std::min(best, tb_ceiling);
+
     // Step 20. Store the result (not for the secondary lines of MultiPV, whose root scores
     // exclude the better moves).
     if (!ss->excluded && !(root && pv_idx_ > 0))
@@ -474,7 +505,7 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
     int move_count = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
         ++move_count;
-        if (!ss->in_check && best > VALUE_MATED_IN_MAX_PLY) {
+        if (!ss->in_check && best > VALUE_TB_LOSS_IN_MAX_PLY) {
             if (m.kind() != Move::PROMOTION && pos_.is_capture(m)) {
                 const PieceType victim = m.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
                 const Value futility = ss->static_eval + 150 + SEE_VALUE[victim];

@@ -18,6 +18,19 @@
 
 namespace pythia {
 
+namespace tb {
+class Tablebases;
+}
+
+// How the search uses the tablebases inside the tree (UCI options TBProbeLimit, TBProbeDepth,
+// TB50MoveRule). No tables, or a limit below 3: no probes.
+struct TablebaseProbing {
+    const tb::Tablebases* tables = nullptr;
+    int piece_limit = 0;       // probe positions with at most this many pieces
+    int min_depth = 1;         // and at least this remaining depth
+    bool fifty_move_rule = true;  // cursed wins and blessed losses are draws
+};
+
 struct RootMove {
     explicit RootMove(Move m) : move(m), pv{m} {}
     Move move;
@@ -38,6 +51,7 @@ struct SharedState {
     std::atomic<bool> pondering{false};
     SearchLimits limits;
     int multipv = 1;
+    TablebaseProbing tb;
     TimeManager time;
     std::function<uint64_t()> total_nodes;
     // Called by the main thread when it has PV lines to show (after each iteration, and for
@@ -56,6 +70,7 @@ public:
 
     int id() const { return id_; }
     uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    uint64_t tbhits() const { return tbhits_.load(std::memory_order_relaxed); }
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
     int root_depth() const { return root_depth_; }
@@ -81,6 +96,7 @@ private:
     History history_;
     PawnTable pawns_;
     std::atomic<uint64_t> nodes_{0};
+    std::atomic<uint64_t> tbhits_{0};
     int pv_idx_ = 0, multipv_ = 1;
     int root_depth_ = 0, completed_depth_ = 0, sel_depth_ = 0;
     int best_move_changes_ = 0;

@@ -1,8 +1,10 @@
 #include "engine/uci/decision.h"
 
+#include "engine/uci/tablebase_move.h"
+
 namespace pythia {
 
-SearchLimits decide_move(const DecisionContext& context, SearchLimits limits) {
+Decision decide_move(const DecisionContext& context, SearchLimits limits) {
     // Step 1. Opening book (book/, options OwnBook, BookFile, BookVariety, BookDepth): a legal
     // book move for this position goes to limits.search_moves, with an `info string book move`.
     // Not when the GUI asks for analysis (infinite, ponder, searchmoves, mate search).
@@ -12,16 +14,27 @@ SearchLimits decide_move(const DecisionContext& context, SearchLimits limits) {
         if (!b.info.empty()) context.info_string(b.info);
         if (b.move) {
             limits.search_moves = {b.move};
-            return limits;
+            return {limits, std::nullopt};
         }
     }
 
     // Step 2. Tablebases at the root (tablebase/): with no castling rights and few enough
-    // pieces, the move the tables choose (see ARCHITECTURE.md, "Playing from the tables").
+    // pieces, the move the tables choose (see ARCHITECTURE.md, "Playing from the tables"):
+    // the shortest mate that the 50-move rule lets through, the longest resistance, or the
+    // drawing moves for the search to choose from. Not for MultiPV analysis, which wants the
+    // search's view of several moves.
+    if (context.tablebases && context.options.spin("MultiPV") == 1 &&
+        context.position.count_all() <= context.tablebases->max_pieces()) {
+        if (auto t = tablebase_move(*context.tablebases, context.position, context.options.check("TB50MoveRule"),
+                                    limits.search_moves)) {
+            context.info_string(t->info);
+            limits.search_moves = t->moves;
+            return {limits, t->verdict};
+        }
+    }
 
     // Step 3. Search, over every legal move or the GUI's `searchmoves`.
-    (void)context;
-    return limits;
+    return {limits, std::nullopt};
 }
 
 }  // namespace pythia

@@ -8,6 +8,8 @@
 #include "engine/core/position.h"
 #include "engine/uci/options.h"
 #include "search/limits.h"
+#include "search/search.h"
+#include "tablebase/tablebases.h"
 
 namespace pythia {
 
@@ -16,11 +18,18 @@ struct DecisionContext {
     const OptionTable& options;
     std::function<void(const std::string&)> info_string;  // tell the GUI what was decided
     BookPlayer* book = nullptr;                            // the opening book step, if any
+    const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
+};
+
+struct Decision {
+    SearchLimits limits;
+    std::optional<RootVerdict> verdict;  // the outcome the tables know, for the info lines
 };
 
 // Returns the limits the search runs with. A step that knows the move (book, tablebase)
-// narrows `search_moves` to it: the search then confirms it at once and still honours
+// narrows `search_moves` to it (the tables may leave several drawing moves): the search then
+// confirms it at once and still honours
 // ponder/infinite/stop, so a decided move goes through the same `bestmove` path.
-SearchLimits decide_move(const DecisionContext& context, SearchLimits limits);
+Decision decide_move(const DecisionContext& context, SearchLimits limits);
 
 }  // namespace pythia

@@ -12,6 +12,8 @@
 #include "engine/uci/decision.h"
 #include "eval/evaluate.h"
 
+#include <spdlog/spdlog.h>
+
 namespace pythia {
 
 namespace {
@@ -23,9 +25,13 @@ bool parse_number(const std::string& text, T& out) {
     return ec == std::errc() && p == text.data() + text.size();
 }
 
+// Mates in moves; tablebase wins and losses without a known mate as centipawns beyond every
+// evaluation (20000 plus the plies to spare, so that a nearer win shows higher).
 std::string score_text(Value v) {
     if (v >= VALUE_MATE_IN_MAX_PLY) return "mate " + std::to_string((VALUE_MATE - v + 1) / 2);
     if (v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(-(VALUE_MATE + v) / 2);
+    if (v >= VALUE_TB_WIN_IN_MAX_PLY) return "cp " + std::to_string(VALUE_EVAL_MAX + v - VALUE_TB_WIN_IN_MAX_PLY);
+    if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return "cp " + std::to_string(-VALUE_EVAL_MAX + v - VALUE_TB_LOSS_IN_MAX_PLY);
     return "cp " + std::to_string(v);
 }
 
@@ -47,6 +53,8 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
         {"bench", [this](std::istream& a) { cmd_bench(a); }},
     };
     declare_options();
+    load_tablebases(options_.find("TablebasePath")->value,
+                    [](const std::string& line) { spdlog::info("{}", line); });
 }
 
 UciEngine::~UciEngine() { finish_search(); }
@@ -81,6 +89,21 @@ void UciEngine::declare_options() {
     });
     options_.add_spin(std::string(BOOK_DEPTH_OPTION), BOOK_DEPTH_DEFAULT, BOOK_DEPTH_MIN, BOOK_DEPTH_MAX,
                       [this](const Option& o) { book_.set_depth(int(o.spin())); });
+
+    // Tablebases (tablebase/README.md): our own files, at the root and inside the search.
+    options_.add_string("TablebasePath", PYTHIA_DEFAULT_TB_DIR, [this](const Option& o) {
+        load_tablebases(o.value, [this](const std::string& line) { info_string(line); });
+    });
+    options_.add_spin("TBProbeDepth", 1, 1, 100);
+    options_.add_spin("TBProbeLimit", 5, 0, 5);
+    options_.add_check("TB50MoveRule", true);
+}
+
+void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
+    // "<empty>" is how GUIs show an empty string option.
+    const std::string folders = paths == "<empty>" ? "" : paths;
+    for (const std::string& line : tablebases_.set_paths(folders)) report(line);
+    if (folders.empty()) report("tablebases: none (TablebasePath is empty)");
 }
 
 void UciEngine::send(const std::string& line) {
@@ -245,11 +268,16 @@ void UciEngine::cmd_go(std::istream& args) {
         info_string("go: " + std::to_string(limits.search_moves.size()) + " searchmoves, depth " +
                     std::to_string(limits.depth) + ", nodes " + std::to_string(limits.nodes));
 
-    const SearchLimits decided =
-        decide_move({position_, options_, [this](const std::string& s) { info_string(s); }, &book_}, limits);
+    const Decision decided = decide_move(
+        {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_}, limits);
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
     options.move_overhead_ms = options_.spin("Move Overhead");
+    options.verdict = decided.verdict;
+    options.tb.tables = &tablebases_;
+    options.tb.piece_limit = std::min<int>(int(options_.spin("TBProbeLimit")), tablebases_.max_pieces());
+    options.tb.min_depth = int(options_.spin("TBProbeDepth"));
+    options.tb.fifty_move_rule = options_.check("TB50MoveRule");
     SearchCallbacks callbacks;
     callbacks.on_lines = [this](const std::vector<PvLine>& lines) {
         for (const PvLine& l : lines) send(format_line(l));
@@ -259,7 +287,7 @@ void UciEngine::cmd_go(std::istream& args) {
         if (r.ponder) line += " ponder " + move_to_uci(r.ponder);
         send(line);
     };
-    search_.start(position_, decided, options, std::move(callbacks));
+    search_.start(position_, decided.limits, options, std::move(callbacks));
     if (debug_ && search_.time().time_limited())
         info_string("time budget: optimum " + std::to_string(search_.time().optimum_ms()) + " ms, maximum " +
                     std::to_string(search_.time().maximum_ms()) + " ms");

@@ -14,6 +14,7 @@
 #include "book/book_player.h"
 #include "engine/uci/options.h"
 #include "search/search.h"
+#include "tablebase/tablebases.h"
 
 namespace pythia {
 
@@ -37,6 +38,8 @@ private:
     using Handler = std::function<void(std::istream& args)>;
 
     void declare_options();
+    // Loads the tables of TablebasePath (folders separated by ':'), reporting through `report`.
+    void load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report);
     void finish_search();  // stops a running search and waits for its bestmove
     std::string format_line(const PvLine& line) const;
 
@@ -59,6 +62,7 @@ private:
     Position position_;
     OptionTable options_;
     BookPlayer book_;  // the opening book step; used on the input thread only
+    tb::Tablebases tablebases_;  // changed only between searches
     Search search_;
     std::unordered_map<std::string, Handler> commands_;
     std::atomic<bool> show_wdl_{false};

@@ -1,0 +1,29 @@
+// The tablebase step of the move decision: at a root the loaded tables cover, which moves keep
+// the best outcome and which one to play (ARCHITECTURE.md, "Playing from the tables").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/position.h"
+#include "search/search.h"
+#include "tablebase/tablebases.h"
+
+namespace pythia {
+
+struct TablebaseMove {
+    // The moves the search may choose from: one for a win or a loss (the tables know the best
+    // move), every move that keeps the draw for a drawn position.
+    std::vector<Move> moves;
+    RootVerdict verdict;  // what the info lines report
+    std::string info;     // one line for `info string`
+};
+
+// Nothing when the position is out of the tables' reach (castling rights, too many pieces, a
+// table missing). `fifty_move_rule` (TB50MoveRule): a win the 50-move rule spoils is a draw,
+// and so is a loss it saves. `allowed` (the GUI's searchmoves) limits the choice when not empty.
+std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const Position& pos, bool fifty_move_rule,
+                                            const std::vector<Move>& allowed = {});
+
+}  // namespace pythia
