@@ -368,6 +368,9 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         ss->continuation = &history_.continuation[moved][m.to()];
         shared_.tt.prefetch(pos_.key_after(m));
         pos_.do_move(m);
+        // The child's line starts empty: a null-window child does not reset it, and a fail
+        // high in a PV node copies it (a stale line here once ran on past a mate).
+        if constexpr (PV) pv_length_[ply + 1] = 0;
 
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
