@@ -340,3 +340,38 @@ TEST_CASE("the search probes the tables inside the tree and reports tbhits", "[u
     for (const auto& l : lines)
         if (l.rfind("info depth", 0) == 0) CHECK(l.find(" tbhits 0 ") != std::string::npos);
 }
+
+TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci][tablebase]") {
+    REQUIRE_TABLES();
+    std::mt19937_64 rng(3);
+    // A KQK win too long for a halfmove clock of 95: a cursed win under the 50-move rule.
+    std::optional<Position> late;
+    while (!late) {
+        auto pos = random_position(rng, "KQk", 'w');
+        REQUIRE(pos);
+        if (tables->probe_wdl(*pos) != 2 || dtm_plies(*tables, *pos) < 15) continue;
+        std::string fen = pos->fen();
+        fen = fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1)) + " 95 80";
+        late.emplace();
+        REQUIRE(late->set_fen(fen));
+    }
+    INFO(late->fen());
+    EngineProcess e;
+    started(e);
+    auto decision = [&](const std::string& fen) {
+        Position pos;
+        REQUIRE(pos.set_fen(fen));
+        std::vector<std::string> lines;
+        pythia_move(e, fen, {}, pos, &lines);
+        for (const auto& l : lines)
+            if (l.rfind("info string tablebase ", 0) == 0) return l.substr(12);
+        return std::string("search");
+    };
+    CHECK(decision(late->fen()).rfind("tablebase cursed win", 0) == 0);
+    e.send("setoption name TB50MoveRule value false");
+    CHECK(decision(late->fen()).rfind("tablebase win", 0) == 0);
+    e.send("setoption name TablebasePath value <empty>");
+    CHECK(decision(late->fen()) == "search");
+    e.send("setoption name TablebasePath value " PYTHIA_DEFAULT_TB_DIR);
+    CHECK(decision(late->fen()).rfind("tablebase win", 0) == 0);
+}
