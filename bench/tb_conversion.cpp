@@ -18,6 +18,7 @@
 #include "bench/uci_engine_process.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
+#include "engine/core/random_position.h"
 #include "tablebase/tablebases.h"
 
 using namespace pythia;
@@ -41,41 +42,6 @@ std::string pieces_of(const std::string& material) {
         else out += black ? char(std::tolower(c)) : c;
     }
     return out;
-}
-
-// A random legal position with these pieces, White to move, no castling or en passant.
-std::optional<Position> random_position(std::mt19937_64& rng, const std::string& pieces) {
-    for (int attempt = 0; attempt < 10000; ++attempt) {
-        char board[64];
-        std::fill(board, board + 64, '.');
-        bool ok = true;
-        for (char p : pieces) {
-            const int sq = int(rng() % 64);
-            ok = board[sq] == '.' && !((p == 'P' || p == 'p') && (sq < 8 || sq >= 56));
-            if (!ok) break;
-            board[sq] = p;
-        }
-        if (!ok) continue;
-        std::string fen;
-        for (int rank = 7; rank >= 0; --rank) {
-            int empty = 0;
-            for (int file = 0; file < 8; ++file) {
-                const char c = board[rank * 8 + file];
-                if (c == '.') {
-                    ++empty;
-                    continue;
-                }
-                if (empty) fen += char('0' + empty);
-                empty = 0;
-                fen += c;
-            }
-            if (empty) fen += char('0' + empty);
-            if (rank) fen += '/';
-        }
-        Position pos;
-        if (pos.set_fen(fen + " w - - 0 1") && MoveList(pos).size() > 0) return pos;
-    }
-    return std::nullopt;
 }
 
 Move engine_move(Engine& e, const std::string& fen, const std::vector<Move>& moves, const Position& now, int ms) {
@@ -154,7 +120,7 @@ int main(int argc, char** argv) {
         int wins = 0, within_dtm = 0, games = 0;
         std::string failures;
         for (int attempt = 0; games < o.games && attempt < 100000; ++attempt) {
-            const auto start = random_position(rng, pieces_of(table));
+            const auto start = random_position(rng, pieces_of(table), WHITE);
             if (!start) break;
             const auto wdl = tables.probe_wdl(*start);
             const auto dtm = tables.probe_dtm(*start);

@@ -20,6 +20,7 @@
 
 #include "engine/core/movegen.h"
 #include "tablebase/table_index.h"
+#include "engine/core/random_position.h"
 #include "tablebase/tablebases.h"
 
 #ifdef PYTHIA_HAVE_FATHOM
@@ -43,39 +44,16 @@ struct Options {
     uint64_t seed = 1;
 };
 
-// A random legal position of material m (no castling, no en passant), or false.
+// A random legal position of material m (no castling, no en passant), either side to move.
 bool random_position(const Material& m, std::mt19937_64& rng, Position& pos) {
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        char board[64] = {};
-        bool ok = true;
-        for (Color c : {WHITE, BLACK})
-            for (int pt = PAWN; pt <= KING && ok; ++pt)
-                for (int k = 0; k < m.count(c, PieceType(pt)) && ok; ++k) {
-                    const int s = int(rng() % 64);
-                    if (board[s] || (pt == PAWN && (s < 8 || s >= 56))) ok = false;
-                    board[s] = c == WHITE ? " PNBRQK"[pt] : " pnbrqk"[pt];
-                }
-        if (!ok) continue;
-        std::string fen;
-        for (int r = 7; r >= 0; --r) {
-            int empty = 0;
-            for (int f = 0; f < 8; ++f) {
-                const char ch = board[r * 8 + f];
-                if (!ch) {
-                    ++empty;
-                    continue;
-                }
-                if (empty) fen += char('0' + empty);
-                empty = 0;
-                fen += ch;
-            }
-            if (empty) fen += char('0' + empty);
-            if (r) fen += '/';
-        }
-        fen += rng() % 2 ? " w - - 0 1" : " b - - 0 1";
-        if (pos.set_fen(fen)) return true;
-    }
-    return false;
+    std::string pieces;
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= KING; ++pt)
+            pieces += std::string(m.count(c, PieceType(pt)), c == WHITE ? " PNBRQK"[pt] : " pnbrqk"[pt]);
+    const Color stm = rng() % 2 ? WHITE : BLACK;
+    auto p = pythia::random_position(rng, pieces, stm);
+    if (p) pos = *p;
+    return bool(p);
 }
 
 double timer_overhead_ns() {

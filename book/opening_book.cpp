@@ -13,7 +13,7 @@ bool OpeningBook::open(const std::string& path, std::string* error) {
     MappedFile file;
     std::string why;
     if (!file.open(path, &why)) {
-        if (error) *error = "book refused: " + why;
+        if (error) *error = "book refused: '" + path + "': " + why;
         return false;
     }
     if (file.size() % POLYGLOT_ENTRY_SIZE != 0) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "book/mapped_file.h"
+#include "engine/core/mapped_file.h"
 #include "book/polyglot_entry.h"
 #include "engine/core/position.h"
 

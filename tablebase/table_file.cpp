@@ -41,7 +41,7 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, co
                                            FileKind kind, std::string* error, bool verify_payload) {
     std::unique_ptr<TableFile> f(new TableFile());
     f->path_ = path;
-    if (!f->file_.open(path.string(), error)) return nullptr;
+    if (!f->file_.open(path.string(), error, MappedFile::Access::RANDOM)) return nullptr;
     if (!f->validate(expected, kind, verify_payload, error)) return nullptr;
     f->uid_ = next_uid.fetch_add(1);
     return f;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tablebase/file_format.h"
-#include "tablebase/mapped_file.h"
+#include "engine/core/mapped_file.h"
 #include "tablebase/material.h"
 #include "tablebase/table_index.h"
 #include "tablebase/value.h"

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "engine/core/random_position.h"
 #include "tablebase/parallel.h"
 
 namespace pythia::tb {
@@ -81,23 +82,7 @@ std::string index_fen(const TableIndex& index, uint64_t i, Color stm) {
         const char letter = " PNBRQK"[index.slot(k).type];
         board[p[k]] = index.slot(k).color == WHITE ? letter : char(letter + ('a' - 'A'));
     }
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const char c = board[rank * 8 + file];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            fen += c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
-    fen += stm == WHITE ? " w - - 0 1" : " b - - 0 1";
+    std::string fen = placement_fen(board) + (stm == WHITE ? " w - - 0 1" : " b - - 0 1");
     return fen;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/bitboard.h"
+#include "engine/core/random_position.h"
 #include "tablebase/table_set.h"
 
 namespace pythia::tb {
@@ -63,22 +64,7 @@ inline std::string to_fen(const TbBoard& b, Color stm) {
     char grid[64];
     for (char& c : grid) c = 0;
     for (int i = 0; i < b.n; ++i) grid[b.pieces[i].square] = " PNBRQK"[b.pieces[i].type] + (b.pieces[i].color == BLACK ? 32 : 0);
-    std::string fen;
-    for (int r = 7; r >= 0; --r) {
-        int empty = 0;
-        for (int f = 0; f < 8; ++f) {
-            char c = grid[r * 8 + f];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            fen += c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (r) fen += '/';
-    }
+    const std::string fen = placement_fen(grid);
     return fen + (stm == WHITE ? " w - - 0 1" : " b - - 0 1");
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
+#include "engine/core/random_position.h"
 #include "tablebase/tablebases.h"
 #include "uci/engine_process.h"
 
@@ -34,43 +35,6 @@ const tb::Tablebases* default_tables() {
         WARN("skipped: no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR " (scripts/test makes them)"); \
         return;                                                                                     \
     }
-
-// A random legal position of `pieces` (e.g. "KQk": upper case white), `stm` to move, no castling.
-std::optional<Position> random_position(std::mt19937_64& rng, const std::string& pieces, char stm) {
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        char board[64];
-        std::fill(board, board + 64, '.');
-        bool ok = true;
-        for (char p : pieces) {
-            int sq = int(rng() % 64);
-            if (board[sq] != '.' || ((p == 'P' || p == 'p') && (sq < 8 || sq >= 56))) {
-                ok = false;
-                break;
-            }
-            board[sq] = p;
-        }
-        if (!ok) continue;
-        std::string fen;
-        for (int rank = 7; rank >= 0; --rank) {
-            int empty = 0;
-            for (int file = 0; file < 8; ++file) {
-                char c = board[rank * 8 + file];
-                if (c == '.') ++empty;
-                else {
-                    if (empty) fen += char('0' + empty);
-                    empty = 0;
-                    fen += c;
-                }
-            }
-            if (empty) fen += char('0' + empty);
-            if (rank) fen += '/';
-        }
-        fen += std::string(" ") + stm + " - - 0 1";
-        Position pos;
-        if (pos.set_fen(fen) && MoveList(pos).size() > 0) return pos;
-    }
-    return std::nullopt;
-}
 
 // Pythia's move for the game so far, through UCI; the output lines go to `lines`.
 Move pythia_move(EngineProcess& e, const std::string& start_fen, const std::vector<Move>& moves, const Position& now,
@@ -187,7 +151,7 @@ TEST_CASE("Pythia mates in exactly the tables' DTM against the longest resistanc
         // Two random wins and the two deepest of 400 random wins.
         std::vector<std::pair<int, Position>> wins;
         for (int i = 0; i < 400; ++i) {
-            auto pos = random_position(rng, pieces, 'w');
+            auto pos = random_position(rng, pieces, WHITE);
             REQUIRE(pos);
             const auto wdl = tables->probe_wdl(*pos);
             REQUIRE(wdl);
@@ -229,7 +193,7 @@ TEST_CASE("KPK and KRvKP: Pythia converts the wins and holds the draws", "[uci][
     for (const Case& c : cases) {
         int found = 0;
         for (int attempt = 0; attempt < 5000 && found < 3; ++attempt) {
-            auto pos = random_position(rng, c.pieces, c.stm);
+            auto pos = random_position(rng, c.pieces, c.stm == 'w' ? WHITE : BLACK);
             REQUIRE(pos);
             const auto wdl = tables->probe_wdl(*pos);
             REQUIRE(wdl);
@@ -261,7 +225,7 @@ TEST_CASE("with a high halfmove clock Pythia takes a zeroing route and still win
     std::optional<Position> chosen;
     Move shortest_mate;
     for (int attempt = 0; attempt < 20000 && !chosen; ++attempt) {
-        auto pos = random_position(rng, "KQkr", 'w');
+        auto pos = random_position(rng, "KQkr", WHITE);
         REQUIRE(pos);
         const auto fresh = tables->rank_root_moves(*pos);
         REQUIRE(fresh);
@@ -347,7 +311,7 @@ TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci]
     // A KQK win too long for a halfmove clock of 95: a cursed win under the 50-move rule.
     std::optional<Position> late;
     while (!late) {
-        auto pos = random_position(rng, "KQk", 'w');
+        auto pos = random_position(rng, "KQk", WHITE);
         REQUIRE(pos);
         if (tables->probe_wdl(*pos) != 2 || dtm_plies(*tables, *pos) < 15) continue;
         std::string fen = pos->fen();

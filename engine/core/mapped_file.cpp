@@ -1,4 +1,4 @@
-#include "book/mapped_file.h"
+#include "engine/core/mapped_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -29,28 +29,24 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     return *this;
 }
 
-bool MappedFile::open(const std::string& path, std::string* error) {
+bool MappedFile::open(const std::string& path, std::string* error, Access access) {
     close();
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(error, "cannot open '" + path + "': " + std::strerror(errno));
+    if (fd < 0) return fail(error, std::string("cannot open: ") + std::strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
+    const char* problem = nullptr;
+    if (fstat(fd, &st) != 0) problem = "cannot read its size";
+    else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
+    else if (st.st_size == 0) problem = "empty file";
+    if (problem) {
         ::close(fd);
-        return fail(error, "cannot read the size of '" + path + "': " + std::strerror(e));
+        return fail(error, problem);
     }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return fail(error, "'" + path + "' is not a regular file");
-    }
-    if (st.st_size == 0) {
-        ::close(fd);
-        return fail(error, "'" + path + "' is empty");
-    }
-    void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
     int e = errno;
     ::close(fd);  // the mapping keeps the file alive
-    if (p == MAP_FAILED) return fail(error, "cannot map '" + path + "' into memory: " + std::strerror(e));
+    if (p == MAP_FAILED) return fail(error, std::string("cannot map into memory: ") + std::strerror(e));
+    if (access == Access::RANDOM) madvise(p, size_t(st.st_size), MADV_RANDOM);
     data_ = static_cast<const uint8_t*>(p);
     size_ = size_t(st.st_size);
     return true;

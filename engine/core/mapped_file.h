@@ -1,6 +1,7 @@
-// A whole file mapped read-only into memory (POSIX mmap), released when the object dies.
-// The mapping reflects the file: a file shortened by another program while mapped makes reads
-// beyond its new end fault (SIGBUS), so books are replaced by rename, never rewritten in place.
+// A whole file mapped read-only into memory (POSIX mmap), released when the object dies. Used
+// for opening books and tablebase files. The mapping reflects the file: a file shortened by
+// another program while mapped makes reads beyond its new end fault (SIGBUS), so books and
+// tables are replaced by rename, never rewritten in place.
 #pragma once
 
 #include <cstddef>
@@ -18,10 +19,14 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
 
+    // How the file will be read: RANDOM tells the kernel not to read ahead (tablebases are
+    // probed at scattered places).
+    enum class Access { SEQUENTIAL, RANDOM };
+
     // Maps `path`. On failure returns false, leaves the object closed and, when `error` is
-    // given, stores a message naming the file and the reason. An empty file cannot be mapped
-    // and is reported as such.
-    bool open(const std::string& path, std::string* error = nullptr);
+    // given, stores the reason (without the path). An empty file cannot be mapped and is
+    // reported as such.
+    bool open(const std::string& path, std::string* error = nullptr, Access access = Access::SEQUENTIAL);
     void close();
 
     bool is_open() const { return data_ != nullptr; }
