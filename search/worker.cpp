@@ -267,7 +267,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         if (depth <= 8 && eval - 80 * (depth - improving) >= beta) return eval;
 
         // Step 9. Razoring: hopelessly below alpha; if the captures cannot help, give up.
-        if (depth <= 3 && eval + 250 * depth <= alpha && !is_decisive(alpha)) {
+        if (depth <= 3 && eval + 250 * depth <= alpha && !is_mate_score(alpha)) {
             const Value v = qsearch<false>(ss, alpha, alpha + 1);
             if (v <= alpha) return v;
         }
@@ -322,7 +322,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
 
         // Step 13. Pruning at shallow depth, once a move has saved us from being mated (and
         // not while looking for a shorter mate than one already found: that needs every move).
-        if (!root && best > VALUE_TB_LOSS_IN_MAX_PLY && has_non_pawn_material(pos_, us) && !is_decisive(alpha)) {
+        if (!root && best > VALUE_TB_LOSS_IN_MAX_PLY && has_non_pawn_material(pos_, us) && !is_mate_score(alpha)) {
             if (quiet && !gives_check) {
                 if (skip_quiets) continue;
                 // Late move pruning: enough quiet moves tried at this small depth.
@@ -375,7 +375,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
         Value v = -VALUE_INFINITE;
-        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_decisive(alpha)) {
+        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
             int r = reduction(depth, move_count);
             r += !PV;
             r += !improving;
