@@ -15,9 +15,6 @@ namespace pythia::tb {
 namespace {
 
 constexpr uint64_t GRAIN = 1 << 16;  // positions per work item (a multiple of 8)
-// LZ4-HC's optimal parser (levels 10-12) becomes very slow with a dictionary on these highly
-// repetitive streams, so blocks are compressed at level 9 against the dictionary.
-constexpr int LZ4_LEVEL = 9;
 constexpr int AT_MOST_LIMIT = 16;  // AT_MOST bounds are WDL symbols (0..4)
 constexpr uint64_t SMALL_STREAM_BYTES = 8 << 20;
 constexpr uint64_t SAMPLE_STRETCHES = 32;
@@ -161,9 +158,9 @@ std::vector<uint8_t> sample_dictionary(const std::vector<uint8_t>& codes, size_t
 // every block (loading 64 KiB of dictionary per 1 KiB block would dominate the writing time).
 class Compressor {
 public:
-    explicit Compressor(const std::vector<uint8_t>& dict)
+    Compressor(const std::vector<uint8_t>& dict, int level)
         : work_(LZ4_createStreamHC()), prepared_(LZ4_createStreamHC()) {
-        LZ4_resetStreamHC_fast(prepared_, LZ4_LEVEL);
+        LZ4_resetStreamHC_fast(prepared_, level);
         if (!dict.empty()) LZ4_loadDictHC(prepared_, reinterpret_cast<const char*>(dict.data()), int(dict.size()));
     }
     ~Compressor() {
@@ -196,10 +193,10 @@ struct Compressed {
 };
 
 Compressed compress_blocks(const std::vector<uint8_t>& codes, uint32_t block_bytes, const std::vector<uint8_t>& dict,
-                           const std::vector<uint64_t>& which, int threads) {
+                           const std::vector<uint64_t>& which, int threads, int level) {
     std::vector<std::vector<uint8_t>> parts(which.size());
     parallel_for(which.size(), threads, 16, [&](uint64_t begin, uint64_t end, int) {
-        Compressor c(dict);
+        Compressor c(dict, level);
         for (uint64_t k = begin; k < end; ++k) {
             const uint64_t from = which[k] * block_bytes;
             c.compress(codes.data() + from, std::min<uint64_t>(block_bytes, codes.size() - from), parts[k]);
@@ -270,7 +267,8 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
         for (bool use_dict : {false, true}) {
             if ((use_dict && dict.empty()) || (!use_dict && !largest && !dict.empty()) || (!use_dict && small && !dict.empty()))
                 continue;
-            Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which, plan.threads);
+            Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which, plan.threads,
+                                           plan.level);
             choices.push_back({bytes, use_dict, c.data.size() * scale + (use_dict ? dict.size() : 0)});
         }
     }
@@ -286,17 +284,23 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
         }
 
     s.estimated_bytes = pick.estimate;
-    if (plan.estimate_only) return s;
     h.block_positions = uint32_t(uint64_t(pick.bytes) * 8 / bits);
     h.num_blocks = (n + h.block_positions - 1) / h.block_positions;
     if (pick.dict) s.dictionary = dict;
+    if (!plan.estimate_only) finish_section(s, plan);
+    return s;
+}
+
+void finish_section(EncodedSection& s, const SectionPlan& plan) {
+    SectionHeader& h = s.header;
+    if (h.code_bits == 0) return;
+    const uint32_t block_bytes = uint32_t(uint64_t(h.block_positions) * h.code_bits / 8);
     std::vector<uint64_t> all(h.num_blocks);
     for (uint64_t b = 0; b < h.num_blocks; ++b) all[b] = b;
-    Compressed c = compress_blocks(s.codes, pick.bytes, s.dictionary, all, plan.threads);
+    Compressed c = compress_blocks(s.codes, block_bytes, s.dictionary, all, plan.threads, plan.level);
     s.data = std::move(c.data);
     s.block_ends = std::move(c.ends);
     h.dict_size = uint32_t(s.dictionary.size());
-    return s;
 }
 
 }  // namespace pythia::tb

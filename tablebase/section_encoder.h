@@ -36,7 +36,9 @@ struct SectionPlan {
     double block_tolerance = 1.03;
     bool dictionary = true;
     int threads = 1;
-    // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes.
+    int level = 9;  // LZ4-HC compression level
+    // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes and the
+    // chosen block size; finish_section() then compresses the whole stream.
     bool estimate_only = false;
 };
 
@@ -58,6 +60,10 @@ using CellSource = std::function<void(uint64_t begin, uint64_t end, Cell* out)>;
 // Encodes `positions` cells. `source` is called from several threads at once and twice per
 // position, so it must be thread safe.
 EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan);
+
+// Compresses a section encoded with `estimate_only` with the block size chosen then (the codes
+// are not packed again).
+void finish_section(EncodedSection& s, const SectionPlan& plan);
 
 // The compressed size of a section, for choosing between plans.
 inline uint64_t encoded_bytes(const EncodedSection& s) {

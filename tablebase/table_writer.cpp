@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -24,30 +25,37 @@ const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024};
 const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
 
 // Positions where a resolving capture (captures.h) achieves the WDL value (1), so the stored
-// value may be anything lower: the prober takes the better of the stored value and those captures.
-std::vector<uint8_t> capture_decided(const TableValues& t, Color us, const TableSet& subtables, int threads) {
+// value may be anything lower: the prober takes the better of the stored value and those
+// captures. Both sides in one pass (one decode per position); a loss needs no search, since
+// nothing is lower than a loss.
+std::array<std::vector<uint8_t>, COLOR_NB> capture_decided(const TableValues& t, const TableSet& subtables, int threads) {
     const uint64_t n = t.index.size();
-    std::vector<uint8_t> decided(n, 0);
+    std::array<std::vector<uint8_t>, COLOR_NB> decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign(n, 0);
     parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {
         for (uint64_t i = begin; i < end; ++i) {
-            const Value dtz = t.dtz[us][i];
-            if (dtz == VALUE_ILLEGAL) continue;
-            const int wdl = wdl_of_dtz(dtz);
+            const bool search[COLOR_NB] = {t.dtz[WHITE][i] != VALUE_ILLEGAL && wdl_of_dtz(t.dtz[WHITE][i]) > -2,
+                                           t.dtz[BLACK][i] != VALUE_ILLEGAL && wdl_of_dtz(t.dtz[BLACK][i]) > -2};
+            if (!search[WHITE] && !search[BLACK]) continue;
             Placement p;
             if (!t.index.decode(i, p)) continue;
             TbBoard b;
             b.set(t.index, p);
-            bool missing = false;
-            decided[i] = for_each_resolving_capture(b, us, [&](const TbMove& m) {
-                PieceOn after[MAX_PIECES];
-                const int k = pieces_after(b, m, after);
-                Value sdtm, sdtz;
-                if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) {
-                    missing = true;
-                    return true;
-                }
-                return -wdl_of_dtz(sdtz) >= wdl;
-            }) && !missing;
+            for (Color us : {WHITE, BLACK}) {
+                if (!search[us]) continue;
+                const int wdl = wdl_of_dtz(t.dtz[us][i]);
+                bool missing = false;
+                decided[us][i] = for_each_resolving_capture(b, us, [&](const TbMove& m) {
+                    PieceOn after[MAX_PIECES];
+                    const int k = pieces_after(b, m, after);
+                    Value sdtm, sdtz;
+                    if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) {
+                        missing = true;
+                        return true;
+                    }
+                    return -wdl_of_dtz(sdtz) >= wdl;
+                }) && !missing;
+            }
         }
     });
     return decided;
@@ -103,19 +111,20 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
         p.estimate_only = estimate;
         return p;
     };
+    // Every option is ranked and packed once; only the best one is compressed whole.
     size_t best = 0;
-    if (options.size() > 1) {
-        double best_bytes = 0;
-        for (size_t k = 0; k < options.size(); ++k) {
-            EncodedSection e = encode_section(n, options[k].source, plan_for(options[k], true));
-            const double bytes = e.estimated_bytes + 2.0 * e.symbols.size();
-            if (k == 0 || bytes < best_bytes) {
-                best = k;
-                best_bytes = bytes;
-            }
+    EncodedSection s;
+    double best_bytes = 0;
+    for (size_t k = 0; k < options.size(); ++k) {
+        EncodedSection e = encode_section(n, options[k].source, plan_for(options[k], true));
+        const double bytes = e.estimated_bytes + 2.0 * e.symbols.size();
+        if (k == 0 || bytes < best_bytes) {
+            best = k;
+            best_bytes = bytes;
+            s = std::move(e);
         }
     }
-    EncodedSection s = encode_section(n, options[best].source, plan_for(options[best], false));
+    finish_section(s, plan_for(options[best], false));
     s.codes.clear();
     s.codes.shrink_to_fit();
     return s;
@@ -261,9 +270,10 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
 
     // WDL: both sides, captures resolved when the subtables are at hand.
     std::vector<EncodedSection> wdl;
+    std::array<std::vector<uint8_t>, COLOR_NB> decided_by_side;
+    if (info.subtables) decided_by_side = capture_decided(t, *info.subtables, threads);
     for (Color c : {WHITE, BLACK}) {
-        std::vector<uint8_t> decided;
-        if (info.subtables) decided = capture_decided(t, c, *info.subtables, threads);
+        const std::vector<uint8_t>& decided = decided_by_side[c];
         const auto& dtz = t.dtz[c];
         SectionPlan plan{Metric::WDL, c};
         plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
