@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace pythia::tb {
@@ -17,14 +19,22 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                                             const DriverOptions& options) {
     const std::vector<Material> order = with_dependencies(requested);
     std::vector<GeneratedTable> report;
+    // Progress comes from the generator and from the writer's thread: one line at a time.
+    std::mutex progress_mutex;
+    std::function<void(const std::string&)> progress;
+    if (options.progress)
+        progress = [&](const std::string& line) {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            options.progress(line);
+        };
 
     // Which tables still have to be generated, and which of those need each table.
     std::vector<bool> needs_generation(order.size());
     for (size_t i = 0; i < order.size(); ++i) {
         std::string why;
         needs_generation[i] = !store.present(order[i], &why);
-        if (needs_generation[i] && !why.empty() && options.progress)
-            options.progress(order[i].name() + ": " + why + ", generating it again");
+        if (needs_generation[i] && !why.empty() && progress)
+            progress(order[i].name() + ": " + why + ", generating it again");
     }
     auto still_needed = [&](const Material& m, size_t from) {
         for (size_t j = from; j < order.size(); ++j) {
@@ -33,6 +43,16 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (std::find(succ.begin(), succ.end(), m) != succ.end()) return true;
         }
         return false;
+    };
+
+    // A table is written while the next one is generated (the writer's LZ4 and the solver's
+    // memory-bound loops share the cores well). At most one write is under way; its errors
+    // surface at the next wait.
+    std::future<void> writing;
+    std::string being_written;
+    auto wait_for_write = [&] {
+        if (writing.valid()) writing.get();
+        being_written.clear();
     };
 
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
@@ -52,6 +72,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (s.total() <= 2) continue;
             auto it = in_memory.find(s.name());
             if (it == in_memory.end()) {
+                if (s.name() == being_written) wait_for_write();
                 std::string error;
                 auto loaded = store.load(s, &error);
                 if (!loaded) throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
@@ -62,13 +83,21 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
 
         GenerationOptions go;
         go.threads = options.threads;
-        go.progress = options.progress;
+        go.progress = progress;
         const auto start = std::chrono::steady_clock::now();
-        std::shared_ptr<TableValues> table = generate_table(m, subtables, go);
+        std::shared_ptr<const TableValues> table = generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        store.save(*table, subtables, seconds, options.threads);
         report.push_back({m.name(), seconds, false});
-        if (options.progress) options.progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
+        if (progress) progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
+        wait_for_write();
+        being_written = m.name();
+        writing = std::async(std::launch::async, [&store, &options, &progress, table, subtables, seconds, name = m.name()] {
+            const auto write_start = std::chrono::steady_clock::now();
+            store.save(*table, subtables, seconds, options.threads);
+            const double write_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
+            if (progress) progress(name + ": written in " + std::to_string(write_seconds) + " s");
+        });
 
         // Keep the new table if a later one needs it and it fits the budget.
         size_t used = 0;
@@ -76,6 +105,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         if (still_needed(m, i + 1) && used + table_memory(*table) <= options.memory_budget)
             in_memory.emplace(m.name(), std::move(table));
     }
+    wait_for_write();
     return report;
 }
 
