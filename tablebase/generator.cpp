@@ -18,14 +18,17 @@ constexpr uint8_t ESCAPE = 0xFF;  // counter value of a position that can never 
 // whose canonical white king square lies in the a1-d1-d4 triangle). Only a reflection in a
 // diagonal through the white king can fix a position.
 int stabilizer_size(const PieceOn* pieces, int n) {
-    Square wk = pieces[0].square;
-    int t = file_of(wk) == rank_of(wk) ? 4 : file_of(wk) + rank_of(wk) == 7 ? 7 : -1;
-    if (t < 0) return 1;
+    const Square wk = pieces[0].square;
+    const int f = file_of(wk), r = rank_of(wk);
+    // The reflection in a1-h8 swaps file and rank; the one in a8-h1 also mirrors both.
+    const int flip = f == r ? 0 : f + r == 7 ? 7 : -1;
+    if (flip < 0) return 1;
+    auto image = [flip](Square s) { return Square(((file_of(s) ^ flip) << 3) | (rank_of(s) ^ flip)); };
     for (int i = 0; i < n; ++i) {
-        Square image = transform_square(pieces[i].square, t);
+        const Square to = image(pieces[i].square);
         bool found = false;
         for (int j = 0; j < n && !found; ++j)
-            found = pieces[j].square == image && pieces[j].color == pieces[i].color && pieces[j].type == pieces[i].type;
+            found = pieces[j].square == to && pieces[j].color == pieces[i].color && pieces[j].type == pieces[i].type;
         if (!found) return 1;
     }
     return 2;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -39,35 +40,49 @@ struct SymbolTable {
 
 SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan& plan) {
     const uint32_t contexts = plan.num_contexts;
-    // Pass 1: counts per context and value (one flat table per worker), and the AT_MOST bounds.
+    // Pass 1: counts per context and value, and the AT_MOST bounds. A flat table per worker over
+    // the compact keys (values of distance < 1024: nearly all), a map for the rest; a flat table
+    // over all 65536 values would be 0.5 MiB per context (DTZ by DTM code has hundreds).
+    constexpr uint32_t COMPACT = 8 << 10;
+    auto compact = [](uint16_t v) { return (v & 0x1C00) ? COMPACT : uint32_t(v >> 13) << 10 | (v & 0x3FF); };
+    auto expand = [](uint32_t k) { return uint16_t((k >> 10) << 13 | (k & 0x3FF)); };
     const int workers = workers_for(n, plan.threads, GRAIN);
     std::vector<std::vector<uint64_t>> local(workers);
+    std::vector<std::map<uint32_t, uint64_t>> local_rare(workers);
     std::vector<std::vector<uint8_t>> local_bounds(workers);
     std::vector<std::vector<Cell>> cells(workers);
     parallel_for(n, plan.threads, GRAIN, [&](uint64_t begin, uint64_t end, int w) {
         auto& count = local[w];
         auto& bound = local_bounds[w];
         if (count.empty()) {
-            count.assign(size_t(contexts) << 16, 0);
+            count.assign(size_t(contexts) * COMPACT, 0);
             bound.assign(size_t(contexts) * AT_MOST_LIMIT, 0);
             cells[w].resize(GRAIN);
         }
         Cell* c = cells[w].data();
         source(begin, end, c);
         for (uint64_t i = 0; i < end - begin; ++i) {
-            if (c[i].kind == Cell::EXACT) ++count[size_t(c[i].context) << 16 | c[i].value];
-            else if (c[i].kind == Cell::AT_MOST) bound[size_t(c[i].context) * AT_MOST_LIMIT + std::min<int>(c[i].value, AT_MOST_LIMIT - 1)] = 1;
+            if (c[i].kind == Cell::EXACT) {
+                const uint32_t k = compact(c[i].value);
+                if (k < COMPACT) ++count[size_t(c[i].context) * COMPACT + k];
+                else ++local_rare[w][uint32_t(c[i].context) << 16 | c[i].value];
+            } else if (c[i].kind == Cell::AT_MOST) {
+                bound[size_t(c[i].context) * AT_MOST_LIMIT + std::min<int>(c[i].value, AT_MOST_LIMIT - 1)] = 1;
+            }
         }
     });
-    std::vector<std::vector<uint64_t>> counts(contexts, std::vector<uint64_t>(65536, 0));
+    std::vector<std::map<uint16_t, uint64_t>> counts(contexts);  // value -> count, per context
     std::vector<std::vector<bool>> bounds(contexts, std::vector<bool>(AT_MOST_LIMIT));
     for (int w = 0; w < workers; ++w) {
         if (local[w].empty()) continue;
         for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
-            for (size_t v = 0; v < 65536; ++v) counts[ctx][v] += local[w][size_t(ctx) << 16 | v];
+            const uint64_t* row = local[w].data() + size_t(ctx) * COMPACT;
+            for (uint32_t k = 0; k < COMPACT; ++k)
+                if (row[k]) counts[ctx][expand(k)] += row[k];
             for (int b = 0; b < AT_MOST_LIMIT; ++b)
                 if (local_bounds[w][size_t(ctx) * AT_MOST_LIMIT + b]) bounds[ctx][b] = true;
         }
+        for (const auto& [key, number] : local_rare[w]) counts[key >> 16][uint16_t(key)] += number;
     }
 
     SymbolTable t;
@@ -76,19 +91,11 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
     for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
         auto& cnt = counts[ctx];
         // An AT_MOST bound with no exact symbol at or below it gets its own symbol.
-        for (int b = 0; b < AT_MOST_LIMIT; ++b) {
-            if (!bounds[ctx][b]) continue;
-            bool covered = false;
-            for (size_t v = 0; v <= size_t(b) && v < cnt.size(); ++v) covered |= cnt[v] > 0;
-            if (!covered) {
-                if (cnt.size() <= size_t(b)) cnt.resize(size_t(b) + 1);
-                cnt[b] = 1;
-            }
-        }
-        for (size_t v = 0; v < cnt.size(); ++v)
-            if (cnt[v]) ranked[ctx].push_back(uint16_t(v));
+        for (int b = 0; b < AT_MOST_LIMIT; ++b)
+            if (bounds[ctx][b] && (cnt.empty() || cnt.begin()->first > b)) cnt[uint16_t(b)] = 1;
+        for (const auto& [v, number] : cnt) ranked[ctx].push_back(v);  // ascending values
         std::stable_sort(ranked[ctx].begin(), ranked[ctx].end(),
-                         [&](uint16_t a, uint16_t b) { return cnt[a] > cnt[b]; });
+                         [&](uint16_t a, uint16_t b) { return cnt.at(a) > cnt.at(b); });
         t.num_symbols = std::max<uint32_t>(t.num_symbols, uint32_t(ranked[ctx].size()));
     }
     // Contexts with fewer symbols repeat their most frequent one (a context without any symbol,
