@@ -34,6 +34,15 @@ int stabilizer_size(const PieceOn* pieces, int n) {
     return 2;
 }
 
+bool on_a_diagonal(Square s) { return file_of(s) == rank_of(s) || file_of(s) + rank_of(s) == 7; }
+
+// True if the black king stands on the diagonal through the white king that stabilizer_size
+// reflects in; otherwise the position has no symmetry (the black king is not fixed).
+bool kings_on_one_diagonal(Square wk, Square bk) {
+    if (file_of(wk) == rank_of(wk)) return file_of(bk) == rank_of(bk);
+    return file_of(wk) + rank_of(wk) == 7 && file_of(bk) + rank_of(bk) == 7;
+}
+
 // Positions in the solver's lists: slice-relative index, whether it is lost (so that the
 // frontier need not read the value back from a cold cache line) and the side to move.
 inline uint32_t position_id(uint64_t r, Color stm, bool lost) { return uint32_t(r << 2 | uint64_t(lost) << 1 | stm); }
@@ -290,10 +299,12 @@ private:
                 int win_dtm = 0, seed_dtm = 0, win_dtz = 0, seed_dtz = 0;
                 auto better_win = [](int& w, int d) { w = w == 0 ? d : std::min(w, d); };
                 // Symmetric successors (pawnless, white king on a diagonal) weigh more; see solve().
-                auto on_diagonal = [](Square s) { return file_of(s) == rank_of(s) || file_of(s) + rank_of(s) == 7; };
+                // Only positions with both kings on one diagonal can be symmetric.
                 auto weigh_each = [&](int slot, Square to) {
                     if (!pawnless) return false;
-                    return slot == 0 ? to == SQ_NONE || on_diagonal(to) : on_diagonal(p[0]);
+                    if (slot == 0) return to == SQ_NONE || kings_on_one_diagonal(to, p[1]);
+                    if (slot == 1 && to != SQ_NONE) return kings_on_one_diagonal(p[0], to);
+                    return slot == 1 ? on_a_diagonal(p[0]) : kings_on_one_diagonal(p[0], p[1]);
                 };
                 auto quiet_weight = [&](int slot, Square to) {
                     PieceOn after[MAX_PIECES];
@@ -418,8 +429,8 @@ private:
                 const uint64_t qr = index_.encode_moved(base + r, p, i, to) - base;
                 uint8_t weight = 1;
                 // Only a reflection in a diagonal through the white king can fix a position.
-                const Square wk = i == 0 ? to : p[0];
-                if (pawnless && !lost && (file_of(wk) == rank_of(wk) || file_of(wk) + rank_of(wk) == 7)) {
+                const Square wk = i == 0 ? to : p[0], bk = i == 1 ? to : p[1];
+                if (pawnless && !lost && kings_on_one_diagonal(wk, bk)) {
                     PieceOn pcs[MAX_PIECES];
                     for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, j == i ? to : p[j]};
                     weight = uint8_t(stabilizer_size(pcs, b.n));
