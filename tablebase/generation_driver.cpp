@@ -46,13 +46,15 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     };
 
     // A table is written while the next one is generated (the writer's LZ4 and the solver's
-    // memory-bound loops share the cores well). At most one write is under way; its errors
-    // surface at the next wait.
+    // memory-bound loops share the cores well), unless the tables both hold would exceed the
+    // memory budget. At most one write is under way; its errors surface at the next wait.
     std::future<void> writing;
     std::string being_written;
+    size_t writing_bytes = 0;  // the table being written and the subtables it holds
     auto wait_for_write = [&] {
         if (writing.valid()) writing.get();
         being_written.clear();
+        writing_bytes = 0;
     };
 
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
@@ -81,6 +83,11 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             subtables.add(it->second);
         }
 
+        size_t used = 0;
+        for (auto& [name, t] : in_memory) used += table_memory(*t);
+        const size_t next_bytes = TableIndex(m.normalized()).size() * 4 * sizeof(Value);
+        if (used + writing_bytes + next_bytes > options.memory_budget) wait_for_write();
+
         GenerationOptions go;
         go.threads = options.threads;
         go.progress = progress;
@@ -91,6 +98,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         if (progress) progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
         wait_for_write();
         being_written = m.name();
+        writing_bytes = table_memory(*table);
+        for (const Material& s : m.successors())
+            if (const TableValues* t = subtables.find(s.normalized())) writing_bytes += table_memory(*t);
         writing = std::async(std::launch::async, [&store, &options, &progress, table, subtables, seconds, name = m.name()] {
             const auto write_start = std::chrono::steady_clock::now();
             store.save(*table, subtables, seconds, options.threads);
@@ -100,7 +110,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         });
 
         // Keep the new table if a later one needs it and it fits the budget.
-        size_t used = 0;
+        used = 0;
         for (auto& [name, t] : in_memory) used += table_memory(*t);
         if (still_needed(m, i + 1) && used + table_memory(*table) <= options.memory_budget)
             in_memory.emplace(m.name(), std::move(table));
