@@ -26,12 +26,13 @@ struct GameReport {
 GameReport play_game(int64_t base_ms, int64_t inc_ms, int max_plies, const std::string& opening) {
     EngineProcess white, black;
     EngineProcess* engines[COLOR_NB] = {&white, &black};
+    // The handshake is not timed: a sanitized engine on a busy machine may take seconds to start.
     for (EngineProcess* e : engines) {
         e->send("uci");
-        REQUIRE(e->read_line_starting("uciok", 5000));
+        REQUIRE(e->read_line_starting("uciok", 60000));
         e->send("ucinewgame");
         e->send("isready");
-        REQUIRE(e->read_line_starting("readyok", 5000));
+        REQUIRE(e->read_line_starting("readyok", 60000));
     }
     Position pos;
     std::string moves = opening;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
@@ -64,6 +65,16 @@ void generate_missing(const fs::path& dir) {
 
 const fs::path& test_tables_dir() {
     static const fs::path dir = [] {
+        // PYTHIA_TEST_TABLES: a folder with every valid 3- and 4-piece table made by another
+        // build (the sanitize preset points at the release build's), used when complete, as
+        // generating them under sanitizers takes minutes.
+        if (const char* other = std::getenv("PYTHIA_TEST_TABLES")) {
+            bool all_there = fs::is_directory(other);
+            for (const Material& m : all_materials(4))
+                if (all_there) all_there = table_files_valid(other, m);
+            if (all_there) return fs::path(other);
+            std::cerr << "PYTHIA_TEST_TABLES=" << other << " lacks valid tables: generating them here" << std::endl;
+        }
         fs::path d = PYTHIA_TEST_TABLES_DIR;
         fs::create_directories(d);
         // One process generates; the others wait on the lock, then find the tables valid.

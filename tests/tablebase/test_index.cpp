@@ -3,6 +3,7 @@
 #include <random>
 
 #include "tablebase/table_index.h"
+#include "test_mode.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -44,8 +45,11 @@ TEST_CASE("every index of every 3- and 4-piece table decodes and encodes back", 
         TableIndex t(m);
         INFO(m.name());
         // Counted, not asserted one by one: millions of assertions would dominate the run time.
-        uint64_t valid = 0, bad = 0, first_bad = 0;
-        for (uint64_t i = 0; i < t.size(); ++i) {
+        // Light mode (sanitizers): every 7th index of the 4-piece tables.
+        const uint64_t stride = test::light_mode() && m.total() == 4 ? 7 : 1;
+        uint64_t valid = 0, bad = 0, first_bad = 0, tried = 0;
+        for (uint64_t i = 0; i < t.size(); i += stride) {
+            ++tried;
             Placement p;
             if (!t.decode(i, p)) continue;
             ++valid;
@@ -55,7 +59,7 @@ TEST_CASE("every index of every 3- and 4-piece table decodes and encodes back", 
         }
         INFO("first failing index " << first_bad);
         CHECK(bad == 0);
-        CHECK(valid > t.size() / 2);
+        CHECK(valid > tried / 2);
     }
 }
 

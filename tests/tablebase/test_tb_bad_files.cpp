@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <xxhash.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -276,4 +278,81 @@ TEST_CASE("changed payload bytes with valid checksums never make the reader stra
     }
     // Changed offsets are refused at load, changed blocks when they are decoded.
     CHECK(refused > 10);
+}
+
+TEST_CASE("an empty folder holds no tables, and nothing is refused", "[tb][badfiles]") {
+    const fs::path dir = test::scratch_dir("empty");
+    Tablebases tbs;
+    const auto messages = tbs.set_paths(dir.string());
+    REQUIRE(messages.size() == 1);
+    CHECK(messages[0].find("0 WDL and 0 DTM/DTZ tables") != std::string::npos);
+    CHECK(tbs.num_tables() == 0);
+    CHECK(tbs.max_pieces() == 0);
+    const Position pos = test::position(KRVK_FEN);
+    CHECK(tbs.probe_wdl(pos) == std::nullopt);
+    CHECK(tbs.probe(pos) == std::nullopt);
+    CHECK(tbs.rank_root_moves(pos) == std::nullopt);
+    CHECK(tbs.refused_files().empty());
+    // Files that are not tables are not tables: ignored, whatever their content.
+    write_bytes(dir / "README.txt", {'h', 'i'});
+    write_bytes(dir / "KRvK.pytw.part", read_bytes(test::test_tables_dir() / "KRvK.pytw"));
+    write_bytes(dir / "KXvK.pytw", {1, 2, 3});
+    tbs.set_paths(dir.string());
+    CHECK(tbs.num_tables() == 0);
+    CHECK(tbs.probe_wdl(pos) == std::nullopt);
+    CHECK(tbs.refused_files().empty());
+}
+
+TEST_CASE("a table renamed to another material with more pieces or pawns is refused", "[tb][badfiles]") {
+    const auto krvk_wdl = read_bytes(test::test_tables_dir() / "KRvK.pytw");
+    const auto krvk_dtm = read_bytes(test::test_tables_dir() / "KRvK.pytd");
+    struct Case {
+        const char* name;
+        const std::vector<uint8_t>& bytes;
+        const char* fen;
+    };
+    for (const Case& c : {Case{"KQvKR.pytw", krvk_wdl, "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1"},
+                          Case{"KPvK.pytw", krvk_wdl, "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"},
+                          Case{"KPvK.pytd", krvk_dtm, "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"},
+                          Case{"KQvKR.pytd", krvk_dtm, "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1"}}) {
+        INFO(c.name);
+        Refusal r = try_file(c.name, c.bytes, c.fen);
+        CHECK(r.refused);
+        CHECK(r.message.find("holds table KRvK") != std::string::npos);
+    }
+}
+
+TEST_CASE("an unreadable table file is refused with one message, the others still answer", "[tb][badfiles]") {
+    const fs::path dir = test::scratch_dir("unreadable");
+    test::copy_table_file("KQvK.pytw", dir);
+    test::copy_table_file("KQvK.pytd", dir);
+    const Position krvk = test::position(KRVK_FEN), kqvk = test::position("8/8/8/8/8/2k5/8/K6Q b - - 0 1");
+
+    // A folder where the file should be (root can read every file, but never map a folder).
+    fs::create_directory(dir / "KRvK.pytw");
+    Tablebases tbs;
+    tbs.set_paths(dir.string());
+    CHECK(tbs.probe_wdl(krvk) == std::nullopt);
+    CHECK(tbs.probe(krvk) == std::nullopt);
+    CHECK(tbs.probe_wdl(kqvk) == -2);
+    auto refused = tbs.refused_files();
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0].find((dir / "KRvK.pytw").string() + ": ") == 0);
+    fs::remove(dir / "KRvK.pytw");
+
+    // A file without read permission: refused likewise (not testable as root, who reads it).
+    test::copy_table_file("KRvK.pytw", dir);
+    fs::permissions(dir / "KRvK.pytw", fs::perms::none);
+    if (geteuid() == 0) {
+        WARN("running as root: a file without read permission is still readable, that part is skipped");
+    } else {
+        tbs.set_paths(dir.string());
+        CHECK(tbs.probe_wdl(krvk) == std::nullopt);
+        CHECK(tbs.probe_wdl(kqvk) == -2);
+        refused = tbs.refused_files();
+        REQUIRE(refused.size() == 1);
+        CHECK(refused[0].find((dir / "KRvK.pytw").string() + ": ") == 0);
+        CHECK(refused[0].find("ermission") != std::string::npos);
+    }
+    fs::permissions(dir / "KRvK.pytw", fs::perms::owner_read | fs::perms::owner_write);
 }

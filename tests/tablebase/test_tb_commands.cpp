@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/core/notation.h"
 #include "tb_test_tables.h"
 
 using namespace pythia;
@@ -45,6 +46,19 @@ std::vector<std::string> lines(const std::string& text) {
 }
 
 std::string dir_arg() { return "--dir " + test::test_tables_dir().string(); }
+
+// A folder of bad tables beside good ones: a truncated KRvK WDL file, a folder named like the
+// KQvKR WDL file (and no KQvKR DTM/DTZ file), KBvK's WDL file under KPvK's name; KQvK intact.
+fs::path bad_tables_dir() {
+    const fs::path dir = test::scratch_dir("bad-tables");
+    for (const char* f : {"KQvK.pytw", "KQvK.pytd", "KRvK.pytd", "KPvK.pytd"}) test::copy_table_file(f, dir);
+    std::ifstream in(test::test_tables_dir() / "KRvK.pytw", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    std::ofstream(dir / "KRvK.pytw", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    fs::create_directory(dir / "KQvKR.pytw");
+    test::copy_table_file("KBvK.pytw", dir, "KPvK.pytw");
+    return dir;
+}
 
 }  // namespace
 
@@ -101,6 +115,59 @@ TEST_CASE("tb probe names a bad file and its problem and fails", "[tb][cli][badf
     CHECK(o.status != 0);
     CHECK_THAT(o.err, Catch::Contains("tablebase folder '/nonexistent/pythia-tb' does not exist"));
     CHECK_THAT(o.err, Catch::Contains("the tables hold up to 0"));
+}
+
+TEST_CASE("tb probe with a folder of bad files names each once and answers from the good ones",
+          "[tb][cli][badfiles]") {
+    const fs::path dir = bad_tables_dir();
+    const std::string fens = "8/8/8/8/8/8/1k6/R6K w - - 0 1\n"      // KRvK: truncated WDL file
+                             "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1\n"     // KQvKR: a folder, not a file
+                             "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\n"     // KPvK: KBvK's file renamed
+                             "8/8/8/8/8/2k5/8/K6Q b - - 0 1\n"       // KQvK: intact
+                             "8/8/8/8/8/8/1k6/R6K b - - 0 1\n";      // KRvK again: refused once only
+    Outcome o = run_pythia("tb probe --json --dir " + dir.string(), fens);
+    INFO(o.out << o.err);
+    CHECK(o.status == 1);  // a clean failure, not a signal
+    const auto out = lines(o.out);
+    REQUIRE(out.size() == 5);
+    CHECK_THAT(out[3], Catch::Contains("\"wdl\":-2"));
+    // A refused WDL file: the table's DTM/DTZ file answers instead, where there is one.
+    CHECK_THAT(out[1], Catch::Contains("\"wdl\":null") && Catch::Contains("\"error\":"));
+    for (int i : {0, 2, 4}) CHECK_THAT(out[i], !Catch::Contains("\"error\":") && !Catch::Contains("\"wdl\":null"));
+    for (const char* file : {"KRvK.pytw", "KQvKR.pytw", "KPvK.pytw"}) {
+        const std::string refusal = "tb probe: refused " + (dir / file).string() + ": ";
+        const size_t at = o.err.find(refusal);
+        CHECK(at != std::string::npos);
+        CHECK(o.err.find(refusal, at + 1) == std::string::npos);
+    }
+}
+
+TEST_CASE("the engine plays on with TablebasePath pointing at bad files", "[tb][uci][badfiles]") {
+    // The option comes with the engine's tablebase step; until then there is nothing to test.
+    Outcome o = run_pythia("", "uci\nquit\n");
+    if (o.out.find("option name TablebasePath ") == std::string::npos) {
+        std::printf("PYTHIA_TEST_SKIPPED: this build has no TablebasePath option\n");
+        return;
+    }
+    const fs::path dir = bad_tables_dir();
+    for (const char* fen : {"8/8/8/8/8/8/1k6/R6K w - - 0 1", "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1",
+                            "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", "8/8/8/8/8/2k5/8/K6Q b - - 0 1"}) {
+        o = run_pythia("", "uci\nsetoption name TablebasePath value " + dir.string() + "\nisready\nposition fen " +
+                               fen + "\ngo depth 6\nisready\nposition fen " + fen + "\ngo nodes 5000\nisready\nquit\n");
+        INFO(fen << "\n" << o.out << o.err);
+        CHECK(o.status == 0);
+        const auto out = lines(o.out);
+        int bestmoves = 0, readyoks = 0;
+        for (const std::string& l : out) {
+            readyoks += l == "readyok";
+            if (l.rfind("bestmove ", 0) != 0) continue;
+            ++bestmoves;
+            Position pos = test::position(fen);
+            CHECK(parse_uci_move(pos, l.substr(9, l.find(' ', 9) - 9)));
+        }
+        CHECK(bestmoves == 2);
+        CHECK(readyoks == 3);
+    }
 }
 
 TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes", "[tb][cli][info]") {

@@ -15,6 +15,7 @@
 #include "tablebase/tablebases.h"
 #include "tablebase/tb_board.h"
 #include "tb_test_tables.h"
+#include "test_mode.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -50,7 +51,10 @@ bool to_position(const TableIndex& index, uint64_t i, Color stm, Position& pos) 
 
 TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables", "[tb][files]") {
     const fs::path dir = test::scratch_dir("roundtrip");
-    const std::vector<const char*> names = {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"};
+    // Light mode (sanitizers): one 4-piece table, the largest.
+    const std::vector<const char*> names =
+        test::light_mode() ? std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR"}
+                           : std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"};
     const TableSet generated = generate_and_write(names, dir);
     for (const char* name : names) {
         INFO(name);
@@ -71,7 +75,9 @@ TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables",
 
 TEST_CASE("the prober reads what was written, WDL through captures included", "[tb][files][probe]") {
     const fs::path dir = test::scratch_dir("roundtrip-probe");
-    const std::vector<const char*> names = {"KQvK", "KRvK", "KPvK", "KQvKR", "KBNvK"};
+    const bool light = test::light_mode();  // sanitizers: fewer tables, smaller samples
+    const std::vector<const char*> names = light ? std::vector<const char*>{"KQvK", "KRvK", "KPvK", "KQvKR"}
+                                                 : std::vector<const char*>{"KQvK", "KRvK", "KPvK", "KQvKR", "KBNvK"};
     const TableSet generated = generate_and_write(names, dir);
     Tablebases tbs;
     tbs.set_paths(dir.string());
@@ -81,10 +87,12 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
         INFO(name);
         const TableValues& t = *generated.find(*Material::parse(name));
         const uint64_t n = t.index.size();
-        // Every position of the 3-piece tables, a sample of 20000 of the 4-piece ones.
-        const bool all = t.index.num_slots() == 3;
+        // Every position of the 3-piece tables, a sample of 20000 of the 4-piece ones (light
+        // mode: 5000 of each).
+        const bool all = t.index.num_slots() == 3 && !light;
+        const uint64_t sample = light ? 5000 : 20000;
         uint64_t checked = 0;
-        for (uint64_t k = 0; k < (all ? n : 20000); ++k) {
+        for (uint64_t k = 0; k < (all ? n : sample); ++k) {
             const uint64_t i = all ? k : rng() % n;
             Placement p;
             if (!t.index.decode(i, p)) continue;
@@ -102,7 +110,7 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
                 ++checked;
             }
         }
-        CHECK(checked > (all ? 40000u : 10000u));
+        CHECK(checked > (all ? 40000u : sample / 2));
     }
     CHECK(tbs.refused_files().empty());
 }
