@@ -10,6 +10,7 @@
 #include "engine/core/movegen.h"
 #include "tablebase/block_cache.h"
 #include "tablebase/captures.h"
+#include "tablebase/move_values.h"
 #include "tablebase/file_format.h"
 #include "tablebase/table_file.h"
 
@@ -44,11 +45,7 @@ uint64_t slot_hash(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 20; }
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
 // Orders DTM values from the side to move's view: quick wins, draws, slow losses.
-int dtm_rank(Value v) {
-    if (is_win(v)) return 100000 - distance_of(v);
-    if (is_loss(v)) return -100000 + distance_of(v);
-    return 0;
-}
+int dtm_rank(Value v) { return value_rank(v); }
 // Orders DTZ values the same way, wins under the 50-move rule before cursed ones.
 int dtz_rank(Value v) { return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0); }
 
@@ -272,17 +269,23 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     return int(symbol) - 2;
 }
 
+bool Tablebases::locate(const PieceOn* pieces, int n, Color stm, Located& out) const {
+    bool flipped = false;
+    out.entry = find(key_of(pieces, n), flipped);
+    if (!out.entry) return false;
+    out.stm = flipped ? ~stm : stm;
+    for (int i = 0; i < n; ++i)
+        out.pieces[i] = flipped ? PieceOn{~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)} : pieces[i];
+    return true;
+}
+
 std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) const {
     if (n == 2) return 0;
-    bool flipped = false;
-    const Entry* e = find(key_of(pieces, n), flipped);
-    if (!e || !e->open(KIND_WDL, *this)) return std::nullopt;
-    PieceOn mirrored[MAX_PIECES];
-    if (flipped) {
-        for (int i = 0; i < n; ++i) mirrored[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
-        pieces = mirrored;
-        stm = ~stm;
-    }
+    Located at;
+    if (!locate(pieces, n, stm, at) || !at.entry->open(KIND_WDL, *this)) return std::nullopt;
+    const Entry* e = at.entry;
+    pieces = at.pieces;
+    stm = at.stm;
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     const std::optional<int> stored = stored_wdl(*e, idx, stm);
     if (!stored || *stored == 2) return stored;
@@ -318,17 +321,13 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         if (dtz) *dtz = VALUE_UNKNOWN;
         return true;
     }
-    bool flipped = false;
-    const Entry* e = find(key_of(pieces, n), flipped);
-    if (!e) return false;
+    Located at;
+    if (!locate(pieces, n, stm, at)) return false;
+    const Entry* e = at.entry;
     const TableFile* f = e->open(KIND_DISTANCE, *this);
     if (!f) return false;
-    PieceOn mirrored[MAX_PIECES];
-    if (flipped) {
-        for (int i = 0; i < n; ++i) mirrored[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
-        pieces = mirrored;
-        stm = ~stm;
-    }
+    pieces = at.pieces;
+    stm = at.stm;
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     auto read = [&](Metric metric, uint32_t ctx, uint32_t& code, Value& value) {
         const int no = e->section_no[int(metric)][stm];
@@ -457,21 +456,10 @@ std::optional<Value> Tablebases::probe_dtm(const Position& pos) const {
 
 std::optional<ProbeResult> Tablebases::probe(const Position& pos) const { return probe_position(pos, NEED_ALL); }
 
-Value dtm_of_move(Value after) {
-    if (is_loss(after)) return win_in(distance_of(after) + 1);
-    if (is_win(after)) return loss_in(distance_of(after) + 1);
-    return VALUE_UNKNOWN;
-}
+Value dtm_of_move(Value after) { return value_from_mover(after); }
 
 Value dtz_of_move(bool zeroing, int wdl_after, Value dtz_after) {
-    if (!zeroing) return dtm_of_move(dtz_after);
-    switch (wdl_after) {
-    case -2: return win_in(1);
-    case -1: return win_in(101);
-    case 1: return loss_in(101);
-    case 2: return loss_in(1);
-    default: return VALUE_UNKNOWN;
-    }
+    return zeroing ? dtz_of_zeroing_move(wdl_after) : value_from_mover(dtz_after);
 }
 
 std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position& root) const {

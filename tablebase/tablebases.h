@@ -79,6 +79,14 @@ public:
 
 private:
     const Entry* find(uint64_t key, bool& flipped) const;
+    // The table of these pieces, with the pieces and side to move as that table stores them
+    // (colours flipped when it holds the other side's material). False without a table.
+    struct Located {
+        const Entry* entry = nullptr;
+        PieceOn pieces[MAX_PIECES];
+        Color stm = WHITE;
+    };
+    bool locate(const PieceOn* pieces, int n, Color stm, Located& out) const;
     std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;
     std::optional<int> stored_wdl(const Entry& e, uint64_t idx, Color stm) const;
     // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
