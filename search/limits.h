@@ -1,6 +1,7 @@
 // What a `go` command asks of the search.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct SearchLimits {
     bool infinite = false;
     bool ponder = false;
     std::vector<Move> search_moves;  // empty: all legal moves
+    // When the GUI's clock started: the moment `go` arrived. The book and the root tablebase
+    // probe run before the search and count against the time. Default: when the search starts.
+    std::chrono::steady_clock::time_point start_time{};
 
     bool has_clock(Color c) const { return time[c] >= 0; }
     // True when nothing but `stop` ends the search (no clock, no depth/nodes/mate/movetime).

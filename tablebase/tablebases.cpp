@@ -145,6 +145,13 @@ void Tablebases::refuse(const std::string& file, const std::string& problem) con
     refused_.push_back(file + ": " + problem);
 }
 
+size_t Tablebases::open_wdl_files() const {
+    size_t open = 0;
+    for (const auto& e : entries_)
+        if (e->open(KIND_WDL, *this)) ++open;
+    return open;
+}
+
 std::vector<std::string> Tablebases::refused_files() const {
     std::lock_guard<std::mutex> lock(errors_mutex_);
     return refused_;

@@ -72,6 +72,11 @@ public:
     // missing or the position is out of scope.
     std::optional<std::vector<RootMove>> rank_root_moves(const Position& pos) const;
 
+    // Opens and checks every table's WDL file now rather than at its first probe, which would
+    // otherwise stall the search in the middle of a move (a WDL file is checksummed whole and
+    // small ones are decoded into memory). Returns the number of WDL files open.
+    size_t open_wdl_files() const;
+
     // "<file>: <problem>" for every file refused so far (each was also logged once).
     std::vector<std::string> refused_files() const;
 

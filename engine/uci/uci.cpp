@@ -104,6 +104,22 @@ void UciEngine::load_tablebases(const std::string& paths, const std::function<vo
     const std::string folders = paths == "<empty>" ? "" : paths;
     for (const std::string& line : tablebases_.set_paths(folders)) report(line);
     if (folders.empty()) report("tablebases: none (TablebasePath is empty)");
+    tablebases_prepared_ = false;
+    refusals_reported_ = 0;
+}
+
+void UciEngine::prepare_tablebases() {
+    if (!tablebases_prepared_) {
+        tablebases_.open_wdl_files();
+        tablebases_prepared_ = true;
+    }
+    report_refused_tables();
+}
+
+void UciEngine::report_refused_tables() {
+    const std::vector<std::string> refused = tablebases_.refused_files();
+    for (; refusals_reported_ < refused.size(); ++refusals_reported_)
+        info_string("tablebase file refused, playing on without it: " + refused[refusals_reported_]);
 }
 
 void UciEngine::send(const std::string& line) {
@@ -149,7 +165,12 @@ void UciEngine::cmd_uci(std::istream&) {
     send("uciok");
 }
 
-void UciEngine::cmd_isready(std::istream&) { send("readyok"); }
+void UciEngine::cmd_isready(std::istream&) {
+    // During a search the tables are already open (and must not change under it).
+    if (search_.searching()) report_refused_tables();
+    else prepare_tablebases();
+    send("readyok");
+}
 
 // setoption name <name with spaces> [value <value with spaces>]
 void UciEngine::cmd_setoption(std::istream& args) {
@@ -206,6 +227,7 @@ void UciEngine::cmd_position(std::istream& args) {
 }
 
 void UciEngine::cmd_go(std::istream& args) {
+    const auto go_received = std::chrono::steady_clock::now();
     std::vector<std::string> tokens;
     for (std::string t; args >> t;) tokens.push_back(t);
     if (!tokens.empty() && tokens[0] == "perft") {
@@ -216,6 +238,7 @@ void UciEngine::cmd_go(std::istream& args) {
     finish_search();  // a `go` during a search ends the old one first (its bestmove is sent)
 
     SearchLimits limits;
+    limits.start_time = go_received;
     auto number = [&](size_t& i, auto& out) {
         if (i + 1 < tokens.size() && parse_number(tokens[i + 1], out)) {
             ++i;
@@ -268,8 +291,10 @@ void UciEngine::cmd_go(std::istream& args) {
         info_string("go: " + std::to_string(limits.search_moves.size()) + " searchmoves, depth " +
                     std::to_string(limits.depth) + ", nodes " + std::to_string(limits.nodes));
 
+    prepare_tablebases();
     const Decision decided = decide_move(
         {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_}, limits);
+    report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
     options.move_overhead_ms = options_.spin("Move Overhead");

@@ -40,6 +40,10 @@ private:
     void declare_options();
     // Loads the tables of TablebasePath (folders separated by ':'), reporting through `report`.
     void load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report);
+    // Before the first search with new tables (at `isready` or `go`): opens every WDL file so
+    // that no probe in the tree has to, and reports refused files as `info string`.
+    void prepare_tablebases();
+    void report_refused_tables();
     void finish_search();  // stops a running search and waits for its bestmove
     std::string format_line(const PvLine& line) const;
 
@@ -63,6 +67,8 @@ private:
     OptionTable options_;
     BookPlayer book_;  // the opening book step; used on the input thread only
     tb::Tablebases tablebases_;  // changed only between searches
+    bool tablebases_prepared_ = false;
+    size_t refusals_reported_ = 0;  // of tablebases_.refused_files()
     Search search_;
     std::unordered_map<std::string, Handler> commands_;
     std::atomic<bool> show_wdl_{false};

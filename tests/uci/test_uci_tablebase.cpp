@@ -3,7 +3,11 @@
 // other side from the tables (tb::Tablebases, in this process) and checks the outcome.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "engine/core/movegen.h"
@@ -338,4 +342,57 @@ TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci]
     CHECK(decision(late->fen()) == "search");
     e.send("setoption name TablebasePath value " PYTHIA_DEFAULT_TB_DIR);
     CHECK(decision(late->fen()).rfind("tablebase win", 0) == 0);
+}
+
+TEST_CASE("a corrupt table file is named in an info string once and the engine plays on", "[uci][tablebase]") {
+    REQUIRE_TABLES();
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("pythia-refused-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char* f : {"KQvK.pytw", "KQvK.pytd", "KRvK.pytw", "KRvK.pytd"})
+        fs::copy_file(fs::path(PYTHIA_DEFAULT_TB_DIR) / f, dir / f);
+    {
+        // One flipped byte near the end of KQvK's WDL payload: its checksum no longer matches.
+        std::fstream f(dir / "KQvK.pytw", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-16, std::ios::end);
+        const char c = char(f.get());
+        f.seekp(-16, std::ios::end);
+        f.put(char(c ^ 0x5a));
+    }
+    EngineProcess e;
+    started(e);
+    e.send("setoption name TablebasePath value " + dir.string());
+    e.send("isready");
+    std::vector<std::string> lines;
+    REQUIRE(e.read_line_starting("readyok", 20000, &lines));
+    int refusals = 0;
+    for (const auto& l : lines)
+        if (l.rfind("info string tablebase file refused", 0) == 0) {
+            ++refusals;
+            CHECK(l.find("KQvK.pytw") != std::string::npos);
+            CHECK(l.find("checksum") != std::string::npos);
+        }
+    CHECK(refusals == 1);
+
+    // The refused WDL file is not used, the other tables still are, and a second `isready`
+    // does not repeat the message.
+    for (const char* fen : {"8/8/8/8/8/2k5/8/K6Q w - - 0 1", "8/8/8/8/8/2k5/8/K6R w - - 0 1"}) {
+        Position pos;
+        REQUIRE(pos.set_fen(fen));
+        lines.clear();
+        const Move m = pythia_move(e, fen, {}, pos, &lines);
+        CHECK(is_legal(pos, m));
+        bool table_move = false;
+        for (const auto& l : lines) {
+            CHECK(l.rfind("info string tablebase file refused", 0) != 0);
+            table_move |= l.rfind("info string tablebase win", 0) == 0;
+        }
+        if (pos.count(WHITE, ROOK)) CHECK(table_move);
+    }
+    e.send("isready");
+    lines.clear();
+    REQUIRE(e.read_line_starting("readyok", 20000, &lines));
+    for (const auto& l : lines) CHECK(l.rfind("info string tablebase file refused", 0) != 0);
+    fs::remove_all(dir);
 }
