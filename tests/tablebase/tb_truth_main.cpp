@@ -1,8 +1,11 @@
 // tb-truth: compares stored tables with the independent ones in the truth folder, position by
 // position (scripts/verify-truth runs it on every 3- and 4-piece table).
 //
-//   tb-truth [--dir D] [--stride N] [--dtz-stride N] [MATERIAL...]
+//   tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [MATERIAL...]
 //
+// --truth names another truth folder (with gaviota/ and syzygy/ subfolders), e.g. one holding
+// 5-piece tables (bench/tb-check-5). A table whose truth files are absent there is reported
+// and skipped; one with only Gaviota's or only Syzygy's file is compared with that one.
 // DTM (Gaviota) and WDL (Syzygy) are compared for every stride-th index, DTZ (Syzygy, within
 // its one-ply rounding) for every dtz-stride-th of those: fathom's DTZ probe costs about half a
 // millisecond, so a full DTZ comparison of all 35 tables takes many hours.
@@ -23,15 +26,16 @@ int main(int argc, char** argv) {
     std::vector<Material> tables;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if ((a == "--dir" || a == "--stride" || a == "--dtz-stride") && i + 1 < argc) {
+        if ((a == "--dir" || a == "--truth" || a == "--stride" || a == "--dtz-stride") && i + 1 < argc) {
             std::string v = argv[++i];
             if (a == "--dir") dir = v;
+            else if (a == "--truth") truth::set_truth_dir(v);
             else if (a == "--stride") options.stride = std::stoull(v);
             else options.dtz_stride = std::stoull(v);
         } else if (auto m = Material::parse(a)) {
             tables.push_back(m->normalized());
         } else {
-            std::fprintf(stderr, "usage: tb-truth [--dir D] [--stride N] [--dtz-stride N] [MATERIAL...]\n");
+            std::fprintf(stderr, "usage: tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [MATERIAL...]\n");
             return 2;
         }
     }
@@ -44,9 +48,18 @@ int main(int argc, char** argv) {
     std::printf("comparing %zu tables in %s: DTM and WDL every %llu-th index, DTZ every %llu-th of those\n",
                 tables.size(), dir.c_str(), (unsigned long long)options.stride,
                 (unsigned long long)options.dtz_stride);
-    uint64_t positions = 0, dtz_checked = 0, bad = 0, off_by_one = 0;
+    uint64_t positions = 0, dtz_checked = 0, bad = 0, off_by_one = 0, skipped = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const Material& m : tables) {
+        const truth::TruthFiles have = truth::truth_files(m);
+        if (!have.gaviota && !have.syzygy) {
+            std::printf("%-8s skipped: no Gaviota or Syzygy file for it in the truth folder\n", m.name().c_str());
+            ++skipped;
+            continue;
+        }
+        truth::CompareOptions table_options = options;
+        table_options.dtm = have.gaviota;
+        table_options.syzygy = have.syzygy;
         std::string error;
         auto t = load_table_values(dir, m, &error);
         if (!t) {
@@ -54,21 +67,23 @@ int main(int argc, char** argv) {
             ++bad;
             continue;
         }
-        auto r = truth::compare_table(*t, options);
+        auto r = truth::compare_table(*t, table_options);
         positions += r.positions;
         dtz_checked += r.dtz_checked;
         off_by_one += r.dtz_off_by_one;
         bad += r.dtm_mismatches + r.wdl_mismatches + r.dtz_mismatches;
-        std::printf("%-8s %10llu positions: DTM %llu wrong, WDL %llu wrong; DTZ %llu checked, %llu wrong, %llu one ply off\n",
-                    m.name().c_str(), (unsigned long long)r.positions, (unsigned long long)r.dtm_mismatches,
-                    (unsigned long long)r.wdl_mismatches, (unsigned long long)r.dtz_checked,
+        auto count = [](bool compared, uint64_t n) { return compared ? std::to_string(n) : std::string("(no file)"); };
+        std::printf("%-8s %10llu positions: DTM %s wrong, WDL %s wrong; DTZ %llu checked, %llu wrong, %llu one ply off\n",
+                    m.name().c_str(), (unsigned long long)r.positions, count(have.gaviota, r.dtm_mismatches).c_str(),
+                    count(have.syzygy, r.wdl_mismatches).c_str(), (unsigned long long)r.dtz_checked,
                     (unsigned long long)r.dtz_mismatches, (unsigned long long)r.dtz_off_by_one);
         for (const auto& e : r.examples) std::printf("    %s\n", e.c_str());
         std::fflush(stdout);
     }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("total: %llu positions, %llu DTZ checked (%llu one ply off, Syzygy's rounding), %llu wrong, %.0f s\n",
+    std::printf("total: %llu positions, %llu DTZ checked (%llu one ply off, Syzygy's rounding), %llu wrong, "
+                "%llu tables without truth files, %.0f s\n",
                 (unsigned long long)positions, (unsigned long long)dtz_checked, (unsigned long long)off_by_one,
-                (unsigned long long)bad, s);
+                (unsigned long long)bad, (unsigned long long)skipped, s);
     return bad ? 1 : 0;
 }

@@ -13,6 +13,16 @@ namespace pythia::truth {
 // Under CI (environment CI=true) a missing truth folder is a failure, not a skip.
 std::string truth_dir(std::string* why = nullptr);
 bool running_in_ci();
+// Another truth folder (holding gaviota/ and syzygy/), e.g. one with 5-piece tables; call it
+// before init_gaviota and init_syzygy.
+void set_truth_dir(const std::string& dir);
+
+// Whether the truth folder holds this table: Gaviota's DTM file (<dir>/gaviota/kqrkr.gtb.cp4,
+// or Debian's 3-piece set) and Syzygy's WDL and DTZ files (<dir>/syzygy/KQRvKR.rtbw, .rtbz).
+struct TruthFiles {
+    bool gaviota = false, syzygy = false;
+};
+TruthFiles truth_files(const tb::Material& m);
 
 // Loads the Gaviota tables (Debian's 3-piece set and truth/gaviota) and the Syzygy tables
 // (truth/syzygy). Both return false with a message if they cannot.

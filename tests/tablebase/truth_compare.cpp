@@ -23,13 +23,14 @@ CompareResult compare_table(const TableValues& t, const CompareOptions& options)
             const Value dtm = t.dtm[stm][i], dtz = t.dtz[stm][i];
             if (is_illegal(dtm)) continue;
             ++c.positions;
-            auto g = gaviota_dtm(b.pieces, b.n, stm);
             const bool mated = is_loss(dtm) && distance_of(dtm) == 0;
-            if (!g || g->plies != signed_distance(dtm) || g->mated != mated) {
+            auto g = options.dtm ? gaviota_dtm(b.pieces, b.n, stm) : std::nullopt;
+            if (options.dtm && (!g || g->plies != signed_distance(dtm) || g->mated != mated)) {
                 ++c.dtm_mismatches;
                 note(b, stm, "DTM " + std::to_string(signed_distance(dtm)) + (mated ? " (mated)" : "") + ", Gaviota " +
                                  (g ? std::to_string(g->plies) + (g->mated ? " (mated)" : "") : "none"));
             }
+            if (!options.syzygy) continue;
             auto w = syzygy_wdl(b.pieces, b.n, stm);
             if (!w || *w != wdl_of_dtz(dtz)) {
                 ++c.wdl_mismatches;

@@ -14,6 +14,8 @@ struct CompareOptions {
     uint64_t stride = 1;      // compare DTM and WDL of every stride-th index
     uint64_t dtz_stride = 1;  // and DTZ of every dtz_stride-th (fathom's DTZ probe is slow)
     uint64_t offset = 0;      // first index (so that samples of different runs differ)
+    bool dtm = true;          // compare DTM with Gaviota
+    bool syzygy = true;       // compare WDL and DTZ with Syzygy
 };
 
 struct CompareResult {

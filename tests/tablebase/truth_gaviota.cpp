@@ -1,5 +1,6 @@
 #include "truth.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -8,13 +9,39 @@ extern "C" {
 }
 
 namespace pythia::truth {
+
+// Debian's gaviotatb package: the 3-piece tables.
+constexpr const char* GAVIOTA_DEBIAN_DIR = "/usr/share/gaviotatb/gtb4";
+
 bool running_in_ci() {
     const char* ci = std::getenv("CI");
     return ci && std::string(ci) == "true";
 }
 
+namespace {
+std::string& truth_dir_setting() {
+    static std::string dir = PYTHIA_TRUTH_DIR;
+    return dir;
+}
+}  // namespace
+
+void set_truth_dir(const std::string& dir) { truth_dir_setting() = dir; }
+
+TruthFiles truth_files(const tb::Material& m) {
+    namespace fs = std::filesystem;
+    std::string gaviota_name;
+    for (char c : m.name())
+        if (c != 'v') gaviota_name += char(std::tolower(static_cast<unsigned char>(c)));
+    gaviota_name += ".gtb.cp4";
+    const fs::path dir = truth_dir_setting();
+    TruthFiles f;
+    f.gaviota = fs::exists(dir / "gaviota" / gaviota_name) || fs::exists(fs::path(GAVIOTA_DEBIAN_DIR) / gaviota_name);
+    f.syzygy = fs::exists(dir / "syzygy" / (m.name() + ".rtbw")) && fs::exists(dir / "syzygy" / (m.name() + ".rtbz"));
+    return f;
+}
+
 std::string truth_dir(std::string* why) {
-    std::string dir = PYTHIA_TRUTH_DIR;
+    std::string dir = truth_dir_setting();
     if (!std::filesystem::is_directory(dir)) {
         if (why) *why = "truth folder " + dir + " not found";
         return "";
@@ -30,10 +57,11 @@ bool init_gaviota(std::string* why) {
         if (dir.empty()) {
             state = 2;
         } else {
-            static std::string paths_storage[2] = {"/usr/share/gaviotatb/gtb4", dir + "/gaviota"};
+            static std::string paths_storage[3] = {GAVIOTA_DEBIAN_DIR, dir + "/gaviota",
+                                                   dir != PYTHIA_TRUTH_DIR ? PYTHIA_TRUTH_DIR "/gaviota" : ""};
             static const char** paths = tbpaths_init();
             for (auto& p : paths_storage)
-                if (std::filesystem::is_directory(p)) paths = tbpaths_add(paths, p.c_str());
+                if (!p.empty() && std::filesystem::is_directory(p)) paths = tbpaths_add(paths, p.c_str());
             tb_init(0, tb_CP4, paths);
             tbcache_init(64 * 1024 * 1024, 96);
             // Release the library's allocations at exit (LeakSanitizer reports them otherwise).
