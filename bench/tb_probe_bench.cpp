@@ -140,11 +140,21 @@ int main(int argc, char** argv) {
         Position p;
         const Material& m = tables[i % tables.size()];
         if (!random_position(i % 2 ? m : m.flipped(), rng, p)) continue;
-#ifdef PYTHIA_HAVE_FATHOM
-        if (fathom && int(popcount(p.pieces())) > int(TB_LARGEST)) continue;
-#endif
         positions.push_back(p);
     }
+    if (positions.empty()) {
+        std::fprintf(stderr, "tb-probe-bench: no legal random position found for these tables\n");
+        return 1;
+    }
+    // Fathom is compared on the positions its tables cover (5-piece ones need a 5-piece Syzygy set).
+    std::vector<Position> fathom_positions;
+#ifdef PYTHIA_HAVE_FATHOM
+    for (const Position& p : positions)
+        if (fathom && int(popcount(p.pieces())) <= int(TB_LARGEST)) fathom_positions.push_back(p);
+    if (fathom && fathom_positions.empty())
+        std::fprintf(stderr, "tb-probe-bench: the Syzygy tables in %s cover none of these positions; no comparison\n",
+                     o.syzygy.c_str());
+#endif
     const double overhead = timer_overhead_ns();
     std::printf("tb-probe-bench: %zu random legal positions from %zu tables of %d to %d pieces in %s\n",
                 positions.size(), tables.size(), o.min_pieces, o.max_pieces, o.dir.c_str());
@@ -162,6 +172,7 @@ int main(int argc, char** argv) {
     std::vector<double> wdl_cold_med, wdl_cold_p99, wdl_warm_med, dtm_med, dtm_p99, fat_med, fat_p99, root_med, root_p99;
     for (int run = 0; run < o.runs; ++run) {
         std::shuffle(positions.begin(), positions.end(), rng);
+        std::shuffle(fathom_positions.begin(), fathom_positions.end(), rng);
         Stats s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false), overhead);
         wdl_cold_med.push_back(s.median);
         wdl_cold_p99.push_back(s.p99);
@@ -171,13 +182,13 @@ int main(int argc, char** argv) {
         dtm_med.push_back(s.median);
         dtm_p99.push_back(s.p99);
 #ifdef PYTHIA_HAVE_FATHOM
-        if (fathom) {
+        if (!fathom_positions.empty()) {
             auto probe = [](const Position& p) {
                 return tb_probe_wdl(p.pieces(WHITE), p.pieces(BLACK), p.pieces(KING), p.pieces(QUEEN), p.pieces(ROOK),
                                     p.pieces(BISHOP), p.pieces(KNIGHT), p.pieces(PAWN), 0, 0, 0,
                                     p.side_to_move() == WHITE);
             };
-            s = stats_of(time_each(positions, probe, false), overhead);
+            s = stats_of(time_each(fathom_positions, probe, false), overhead);
             fat_med.push_back(s.median);
             fat_p99.push_back(s.p99);
         }
