@@ -58,6 +58,11 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     };
 
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
+    auto memory_kept = [&] {
+        size_t bytes = 0;
+        for (auto& [name, t] : in_memory) bytes += table_memory(*t);
+        return bytes;
+    };
     for (size_t i = 0; i < order.size(); ++i) {
         const Material& m = order[i];
         if (!needs_generation[i]) {
@@ -83,10 +88,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             subtables.add(it->second);
         }
 
-        size_t used = 0;
-        for (auto& [name, t] : in_memory) used += table_memory(*t);
         const size_t next_bytes = TableIndex(m.normalized()).size() * 4 * sizeof(Value);
-        if (used + writing_bytes + next_bytes > options.memory_budget) wait_for_write();
+        if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) wait_for_write();
 
         GenerationOptions go;
         go.threads = options.threads;
@@ -110,9 +113,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         });
 
         // Keep the new table if a later one needs it and it fits the budget.
-        used = 0;
-        for (auto& [name, t] : in_memory) used += table_memory(*t);
-        if (still_needed(m, i + 1) && used + table_memory(*table) <= options.memory_budget)
+        if (still_needed(m, i + 1) && memory_kept() + table_memory(*table) <= options.memory_budget)
             in_memory.emplace(m.name(), std::move(table));
     }
     wait_for_write();

@@ -19,13 +19,11 @@ constexpr uint8_t ESCAPE = 0xFF;  // counter value of a position that can never 
 // diagonal through the white king can fix a position.
 int stabilizer_size(const PieceOn* pieces, int n) {
     const Square wk = pieces[0].square;
-    const int f = file_of(wk), r = rank_of(wk);
-    // The reflection in a1-h8 swaps file and rank; the one in a8-h1 also mirrors both.
-    const int flip = f == r ? 0 : f + r == 7 ? 7 : -1;
-    if (flip < 0) return 1;
-    auto image = [flip](Square s) { return Square(((file_of(s) ^ flip) << 3) | (rank_of(s) ^ flip)); };
+    // The reflection in a1-h8 (transform 4) or in a8-h1 (transform 7).
+    const int t = file_of(wk) == rank_of(wk) ? 4 : file_of(wk) + rank_of(wk) == 7 ? 7 : -1;
+    if (t < 0) return 1;
     for (int i = 0; i < n; ++i) {
-        const Square to = image(pieces[i].square);
+        const Square to = transform_square(pieces[i].square, t);
         bool found = false;
         for (int j = 0; j < n && !found; ++j)
             found = pieces[j].square == to && pieces[j].color == pieces[i].color && pieces[j].type == pieces[i].type;

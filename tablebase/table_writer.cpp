@@ -292,8 +292,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         const auto& dtz = t.dtz[c];
         SectionPlan plan{Metric::WDL, c};
         plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
-        plan.block_bytes = WDL_BLOCK_BYTES;
-        plan.block_tolerance = 1.10;  // WDL is hot: prefer small blocks
+        plan.block_bytes = WDL_BLOCK_BYTES;  // one size: no tolerance to trade bytes for speed
         plan.threads = threads;
         plan.level = WDL_LZ4_LEVEL;
         wdl.push_back(encode_section(

@@ -10,8 +10,8 @@
 #include "engine/core/movegen.h"
 #include "tablebase/block_cache.h"
 #include "tablebase/captures.h"
-#include "tablebase/move_values.h"
 #include "tablebase/file_format.h"
+#include "tablebase/move_values.h"
 #include "tablebase/table_file.h"
 
 namespace pythia::tb {
@@ -44,8 +44,6 @@ uint64_t slot_hash(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 20; }
 
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
-// Orders DTM values from the side to move's view: quick wins, draws, slow losses.
-int dtm_rank(Value v) { return value_rank(v); }
 // Orders DTZ values the same way, wins under the 50-move rule before cursed ones.
 int dtz_rank(Value v) { return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0); }
 
@@ -145,11 +143,8 @@ void Tablebases::refuse(const std::string& file, const std::string& problem) con
     refused_.push_back(file + ": " + problem);
 }
 
-size_t Tablebases::open_wdl_files() const {
-    size_t open = 0;
-    for (const auto& e : entries_)
-        if (e->open(KIND_WDL, *this)) ++open;
-    return open;
+void Tablebases::open_wdl_files() const {
+    for (const auto& e : entries_) e->open(KIND_WDL, *this);
 }
 
 std::vector<std::string> Tablebases::refused_files() const {
@@ -281,8 +276,11 @@ bool Tablebases::locate(const PieceOn* pieces, int n, Color stm, Located& out) c
     out.entry = find(key_of(pieces, n), flipped);
     if (!out.entry) return false;
     out.stm = flipped ? ~stm : stm;
-    for (int i = 0; i < n; ++i)
-        out.pieces[i] = flipped ? PieceOn{~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)} : pieces[i];
+    out.pieces = pieces;
+    if (flipped) {  // copied only when the colours change (WDL probes run at every node)
+        for (int i = 0; i < n; ++i) out.flipped[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
+        out.pieces = out.flipped;
+    }
     return true;
 }
 
@@ -421,7 +419,7 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, int n
             continue;
         }
         best->wdl = std::max(best->wdl, mine.wdl);
-        best->dtm = better(best->dtm, mine.dtm, dtm_rank);
+        best->dtm = better(best->dtm, mine.dtm, value_rank);
         best->dtz = better(best->dtz, mine.dtz, dtz_rank);
     }
     if (other_moves) {
@@ -429,7 +427,7 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, int n
         if (!stored) return std::nullopt;
         if (!best) return stored;
         best->wdl = std::max(best->wdl, stored->wdl);
-        best->dtm = better(best->dtm, stored->dtm, dtm_rank);
+        best->dtm = better(best->dtm, stored->dtm, value_rank);
         best->dtz = better(best->dtz, stored->dtz, dtz_rank);
     }
     return best;
@@ -495,7 +493,7 @@ std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position&
     }
     std::stable_sort(moves.begin(), moves.end(), [](const RootMove& a, const RootMove& b) {
         if (a.wdl50 != b.wdl50) return a.wdl50 > b.wdl50;
-        const int da = a.dtm ? dtm_rank(*a.dtm) : -1000000, db = b.dtm ? dtm_rank(*b.dtm) : -1000000;
+        const int da = a.dtm ? value_rank(*a.dtm) : -1000000, db = b.dtm ? value_rank(*b.dtm) : -1000000;
         if (da != db) return da > db;
         const int za = a.dtz ? dtz_rank(*a.dtz) : -1000000, zb = b.dtz ? dtz_rank(*b.dtz) : -1000000;
         return za > zb;

@@ -74,8 +74,8 @@ public:
 
     // Opens and checks every table's WDL file now rather than at its first probe, which would
     // otherwise stall the search in the middle of a move (a WDL file is checksummed whole and
-    // small ones are decoded into memory). Returns the number of WDL files open.
-    size_t open_wdl_files() const;
+    // small ones are decoded into memory). A refused file shows in refused_files().
+    void open_wdl_files() const;
 
     // "<file>: <problem>" for every file refused so far (each was also logged once).
     std::vector<std::string> refused_files() const;
@@ -88,8 +88,9 @@ private:
     // (colours flipped when it holds the other side's material). False without a table.
     struct Located {
         const Entry* entry = nullptr;
-        PieceOn pieces[MAX_PIECES];
+        const PieceOn* pieces = nullptr;  // the caller's pieces, or `flipped`
         Color stm = WHITE;
+        PieceOn flipped[MAX_PIECES];
     };
     bool locate(const PieceOn* pieces, int n, Color stm, Located& out) const;
     std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tablebase/table_set.h"
 
@@ -17,8 +18,13 @@ bool running_in_ci();
 // before init_gaviota and init_syzygy.
 void set_truth_dir(const std::string& dir);
 
-// Whether the truth folder holds this table: Gaviota's DTM file (<dir>/gaviota/kqrkr.gtb.cp4,
-// or Debian's 3-piece set) and Syzygy's WDL and DTZ files (<dir>/syzygy/KQRvKR.rtbw, .rtbz).
+// The folders the probers read, existing ones only, for kind "gaviota" or "syzygy": the truth
+// folder's subfolder, the default truth folder's when another was set (it holds the 3-4-piece
+// tables a 5-piece probe's captures lead to), and for Gaviota Debian's 3-piece set.
+std::vector<std::string> reference_folders(const std::string& kind);
+
+// Whether those folders hold this table: Gaviota's DTM file (kqrkr.gtb.cp4) and Syzygy's WDL
+// and DTZ files (KQRvKR.rtbw, .rtbz).
 struct TruthFiles {
     bool gaviota = false, syzygy = false;
 };

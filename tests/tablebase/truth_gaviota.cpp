@@ -1,5 +1,6 @@
 #include "truth.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -27,16 +28,28 @@ std::string& truth_dir_setting() {
 
 void set_truth_dir(const std::string& dir) { truth_dir_setting() = dir; }
 
+std::vector<std::string> reference_folders(const std::string& kind) {
+    const std::string dir = truth_dir_setting();
+    std::vector<std::string> folders;
+    if (kind == "gaviota") folders.push_back(GAVIOTA_DEBIAN_DIR);
+    folders.push_back(dir + "/" + kind);
+    if (dir != PYTHIA_TRUTH_DIR) folders.push_back(PYTHIA_TRUTH_DIR "/" + kind);
+    folders.erase(std::remove_if(folders.begin(), folders.end(),
+                                 [](const std::string& f) { return !std::filesystem::is_directory(f); }),
+                  folders.end());
+    return folders;
+}
+
 TruthFiles truth_files(const tb::Material& m) {
     namespace fs = std::filesystem;
     std::string gaviota_name;
     for (char c : m.name())
         if (c != 'v') gaviota_name += char(std::tolower(static_cast<unsigned char>(c)));
     gaviota_name += ".gtb.cp4";
-    const fs::path dir = truth_dir_setting();
     TruthFiles f;
-    f.gaviota = fs::exists(dir / "gaviota" / gaviota_name) || fs::exists(fs::path(GAVIOTA_DEBIAN_DIR) / gaviota_name);
-    f.syzygy = fs::exists(dir / "syzygy" / (m.name() + ".rtbw")) && fs::exists(dir / "syzygy" / (m.name() + ".rtbz"));
+    for (const std::string& dir : reference_folders("gaviota")) f.gaviota |= fs::exists(fs::path(dir) / gaviota_name);
+    for (const std::string& dir : reference_folders("syzygy"))
+        f.syzygy |= fs::exists(fs::path(dir) / (m.name() + ".rtbw")) && fs::exists(fs::path(dir) / (m.name() + ".rtbz"));
     return f;
 }
 
@@ -57,11 +70,9 @@ bool init_gaviota(std::string* why) {
         if (dir.empty()) {
             state = 2;
         } else {
-            static std::string paths_storage[3] = {GAVIOTA_DEBIAN_DIR, dir + "/gaviota",
-                                                   dir != PYTHIA_TRUTH_DIR ? PYTHIA_TRUTH_DIR "/gaviota" : ""};
+            static const std::vector<std::string> folders = reference_folders("gaviota");
             static const char** paths = tbpaths_init();
-            for (auto& p : paths_storage)
-                if (!p.empty() && std::filesystem::is_directory(p)) paths = tbpaths_add(paths, p.c_str());
+            for (const std::string& p : folders) paths = tbpaths_add(paths, p.c_str());
             tb_init(0, tb_CP4, paths);
             tbcache_init(64 * 1024 * 1024, 96);
             // Release the library's allocations at exit (LeakSanitizer reports them otherwise).

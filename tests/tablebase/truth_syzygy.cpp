@@ -2,8 +2,6 @@
 // function named tb_init, so fathom's is called through dlsym on its own library handle.
 #include <dlfcn.h>
 
-#include <filesystem>
-
 #include "truth.h"
 
 #include <tbprobe.h>
@@ -30,11 +28,8 @@ bool init_syzygy(std::string* why) {
         if (dir.empty()) {
             state = 2;
         } else {
-            // The default truth folder's 3-4-piece tables too: a probe of a 5-piece table
-            // needs the smaller ones its captures lead to.
-            static std::string path = dir + "/syzygy";
-            if (dir != PYTHIA_TRUTH_DIR && std::filesystem::is_directory(PYTHIA_TRUTH_DIR "/syzygy"))
-                path += std::string(":") + PYTHIA_TRUTH_DIR "/syzygy";
+            static std::string path;
+            for (const std::string& f : reference_folders("syzygy")) path += (path.empty() ? "" : ":") + f;
             FathomInit init = fathom_init();
             state = init && init(path.c_str()) && TB_LARGEST >= 4 ? 1 : 2;
             if (state == 2) message = "Syzygy tables could not be loaded from " + path;
