@@ -81,12 +81,18 @@ struct Metric {
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
 
-    // Takes over another (per-thread) state's scheduled positions.
+    // Takes over another (per-thread) state's scheduled positions: moved where this state has
+    // none at that distance, appended otherwise (in a 5-piece table these lists hold hundreds
+    // of megabytes, and this runs on one thread per metric).
     void absorb(Metric& other) {
-        mates.insert(mates.end(), other.mates.begin(), other.mates.end());
+        take(mates, other.mates);
         if (buckets.size() < other.buckets.size()) buckets.resize(other.buckets.size());
-        for (size_t d = 0; d < other.buckets.size(); ++d)
-            buckets[d].insert(buckets[d].end(), other.buckets[d].begin(), other.buckets[d].end());
+        for (size_t d = 0; d < other.buckets.size(); ++d) take(buckets[d], other.buckets[d]);
+    }
+    static void take(std::vector<uint32_t>& to, std::vector<uint32_t>& from) {
+        if (to.empty()) to.swap(from);
+        else to.insert(to.end(), from.begin(), from.end());
+        std::vector<uint32_t>().swap(from);
     }
 
     void schedule(uint32_t pos, int distance) {
@@ -117,12 +123,12 @@ public:
         if (index_.slice_size() >= (uint64_t(1) << 30))
             throw std::runtime_error(index_.material().name() + ": slices this large are not supported");
         const uint64_t size = index_.size();
-        for (Color c : {WHITE, BLACK}) {
-            table_->dtm[c].assign(size, VALUE_ILLEGAL);
-            table_->dtz[c].assign(size, VALUE_ILLEGAL);
-        }
+        // Nothing is written here: every slice's initialisation writes all its cells and its
+        // solve all its output values, on both threads, so the pages are first touched there.
         const uint64_t slice_size = index_.slice_size();
         for (Color c : {WHITE, BLACK}) {
+            table_->dtm[c].resize(size);
+            table_->dtz[c].resize(size);
             cells_dtm_[c].resize(slice_size);
             cells_dtz_[c].resize(slice_size);
         }
@@ -184,10 +190,10 @@ private:
         run_parallel(chunks, chunks, [&](int c) {
             initialise_range(base, n * c / chunks, n * (c + 1) / chunks, local_dtm[c], local_dtz[c]);
         });
-        for (int c = 0; c < chunks; ++c) {
-            dtm.absorb(local_dtm[c]);
-            dtz.absorb(local_dtz[c]);
-        }
+        run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) {
+            Metric& to = which == 0 ? dtm : dtz;
+            for (Metric& from : which == 0 ? local_dtm : local_dtz) to.absorb(from);
+        });
     }
 
     static int promo_index(PieceType promo) { return promo == NO_PIECE_TYPE ? 0 : QUEEN - promo + 1; }
@@ -475,7 +481,7 @@ private:
     const TableIndex& index_;
     const TableSet& subtables_;
     GenerationOptions options_;
-    std::vector<Cell> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
+    std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
     ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];
 };
 

@@ -33,7 +33,7 @@ std::unique_ptr<TableFile> open_file(const std::filesystem::path& dir, const Tab
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
 // Decodes a whole section into `out`; for DTZ, `dtm` and `dtm_codes` give the context.
-bool decode_section(const TableFile& f, const Section& s, std::vector<Value>& out, const std::vector<Value>* dtm,
+bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const ValueArray* dtm,
                     std::vector<uint8_t>* codes_out, const std::vector<uint8_t>* dtm_codes, int threads) {
     const uint64_t n = f.positions();
     out.resize(n);

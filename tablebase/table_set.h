@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tablebase/table_index.h"
@@ -18,12 +19,38 @@ struct PieceOn {
     Square square;
 };
 
+// An allocator whose resize() leaves trivial elements uninitialised. The generator and the
+// loader write every element of their arrays of hundreds of megabytes themselves, on all
+// threads; value-initialising them first would fault in and zero every page on one thread
+// before any work starts, and keep the whole array resident from that moment on.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <typename U>
+    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+// One metric of a whole table for one side to move, by TableIndex index.
+using ValueArray = std::vector<Value, UninitialisedAllocator<Value>>;
+
 // A whole table in memory: DTM and DTZ values for each side to move.
 struct TableValues {
     explicit TableValues(const Material& m) : index(m) {}
     TableIndex index;
-    std::vector<Value> dtm[COLOR_NB];
-    std::vector<Value> dtz[COLOR_NB];
+    ValueArray dtm[COLOR_NB];
+    ValueArray dtz[COLOR_NB];
 };
 
 class TableSet {
