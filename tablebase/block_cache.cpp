@@ -18,10 +18,14 @@ const uint8_t* BlockCache::get(const TableFile& file, uint32_t section_no, uint6
     const uint32_t slot = uint32_t((h >> 32) % pool.entries);
     Entry& e = pool.index[slot];
     uint8_t* data = pool.data.get() + size_t(slot) * pool.capacity;
-    if (e.uid == file.uid() && e.block == block && e.section == section_no && e.decoded >= need) return data;
-    // Decode a little beyond what is needed: the next probes of a search often fall nearby.
+    const bool same_block = e.uid == file.uid() && e.block == block && e.section == section_no;
+    if (same_block && e.decoded >= need) return data;
+    // LZ4 decodes a block from its start, and its cost grows with the bytes decoded, so a
+    // block met for the first time is decoded only up to the probed position. A block probed
+    // again beyond that is one the search is working through: it is decoded a little further
+    // than needed, since its next probes often fall nearby.
     const uint32_t full = file.block_size(s, block);
-    const uint32_t want = std::min(full, std::max(need + 256, need));
+    const uint32_t want = std::min(full, same_block ? need + 256 : need);
     const int n = file.decode_block(s, block, data, want);
     if (n < 0) {
         e.uid = 0;

@@ -1,0 +1,98 @@
+// The per-thread cache of decoded blocks: whatever the order of the probes (first visits that
+// decode only a block's prefix, revisits beyond it, evictions by other blocks, blocks of many
+// sections with and without a dictionary), the bytes it hands out up to the probed one equal
+// those of a full decode of the block.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "tablebase/block_cache.h"
+#include "tablebase/table_file.h"
+#include "tb_test_tables.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+
+namespace {
+
+struct Probe {
+    const TableFile* file;
+    uint32_t section;
+    uint64_t block, local;
+};
+
+// Checks `probes` through the cache against full decodes; returns the number that differ.
+int mismatches(const std::vector<Probe>& probes) {
+    BlockCache& cache = BlockCache::local();
+    int wrong = 0;
+    std::vector<uint8_t> reference;
+    for (const Probe& p : probes) {
+        const Section& s = p.file->sections()[p.section];
+        const uint32_t full = p.file->block_size(s, p.block);
+        reference.assign(full + 1, 0);
+        REQUIRE(p.file->decode_block(s, p.block, reference.data(), full) == int(full));
+        const uint32_t need = std::min(full, bytes_needed(p.local, s.bits()));
+        const uint8_t* data = cache.get(*p.file, p.section, p.block, need);
+        REQUIRE(data != nullptr);
+        // Every byte up to the probed one, not only the probed code: a block decoded against
+        // the wrong dictionary differs only where it copies from the dictionary.
+        wrong += std::memcmp(data, reference.data(), need) != 0;
+    }
+    return wrong;
+}
+
+// Probes of every section of `f`: walks forward through a block (a prefix, then beyond it),
+// walks backward, and probes of other blocks in between that may evict it.
+void add_probes(const TableFile& f, std::mt19937_64& rng, std::vector<Probe>& probes) {
+    for (uint32_t no = 0; no < f.sections().size(); ++no) {
+        const Section& s = f.sections()[no];
+        if (s.bits() == 0) continue;
+        auto positions_in = [&](uint64_t b) {
+            return std::min<uint64_t>(s.h.block_positions, f.positions() - b * s.h.block_positions);
+        };
+        for (int round = 0; round < 50; ++round) {
+            const uint64_t b = rng() % s.h.num_blocks, n = positions_in(b);
+            for (uint64_t local = rng() % n; local < n; local += 1 + rng() % (n / 4 + 1)) probes.push_back({&f, no, b, local});
+            for (uint64_t local = n - 1 - rng() % n;; local -= std::min(local, 1 + rng() % (n / 4 + 1))) {
+                probes.push_back({&f, no, b, local});
+                if (local == 0) break;
+            }
+            const uint64_t other = rng() % s.h.num_blocks;
+            probes.push_back({&f, no, other, rng() % positions_in(other)});
+            probes.push_back({&f, no, b, n - 1});
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the block cache returns the codes of a full decode, in any order of probes", "[tb][files][cache]") {
+    // WDL files with and without a dictionary (the pawn tables have one), and a DTM/DTZ file
+    // (large blocks).
+    const std::vector<std::pair<const char*, FileKind>> files = {
+        {"KQvKR", FileKind::WDL},  {"KQvKR", FileKind::DISTANCE}, {"KRvKP", FileKind::WDL},
+        {"KBvKP", FileKind::WDL},  {"KNvKP", FileKind::WDL},      {"KQvKP", FileKind::WDL},
+        {"KPvKP", FileKind::WDL},  {"KBPvK", FileKind::WDL},      {"KNPvK", FileKind::WDL},
+        {"KRPvK", FileKind::WDL},  {"KQPvK", FileKind::WDL},      {"KPPvK", FileKind::WDL}};
+    std::vector<std::unique_ptr<TableIndex>> indexes;
+    std::vector<std::unique_ptr<TableFile>> opened;
+    std::mt19937_64 rng(7);
+    std::vector<Probe> probes;
+    int with_dictionary = 0;
+    for (auto [name, kind] : files) {
+        INFO(name);
+        indexes.push_back(std::make_unique<TableIndex>(*Material::parse(name)));
+        const auto path = test::test_tables_dir() / (std::string(name) + (kind == FileKind::WDL ? ".pytw" : ".pytd"));
+        std::string error;
+        opened.push_back(TableFile::open(path, *indexes.back(), kind, &error));
+        REQUIRE(opened.back());
+        for (const Section& s : opened.back()->sections()) with_dictionary += s.bits() && s.h.dict_size && s.block_bytes <= 4096;
+        add_probes(*opened.back(), rng, probes);
+    }
+    CHECK(with_dictionary > 0);
+    REQUIRE(probes.size() > 1000);
+    std::shuffle(probes.begin() + probes.size() / 2, probes.end(), rng);  // and half of them in random order
+    CHECK(mismatches(probes) == 0);
+}
