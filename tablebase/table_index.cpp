@@ -55,6 +55,7 @@ struct Tables {
     static bool in_triangle(Square s) { return file_of(s) <= FILE_D && rank_of(s) <= file_of(s); }
     static bool on_diagonal(Square s) { return file_of(s) == rank_of(s); }
     static bool above_diagonal(Square s) { return rank_of(s) > file_of(s); }
+    static bool below_diagonal(Square s) { return rank_of(s) < file_of(s); }
 };
 
 // Built once at start-up; read without a guard on every index computation.
@@ -154,6 +155,8 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
         for (int i = 0; i < piece_groups_[gi].count; ++i) group_of_slot_[piece_groups_[gi].first_slot + i] = gi;
         if (piece_groups_[gi].count == 1) slot_weight_[piece_groups_[gi].first_slot] = int64_t(group_weight_[gi]);
     }
+    if (std::all_of(piece_groups_.begin(), piece_groups_.end(), [](const Group& g) { return g.count == 1; }))
+        rest_bits_ = 6 * int(piece_groups_.size());
     if (has_pawns_) {
         slot_weight_[0] = int64_t(64 * rest_size_);
         slot_weight_[1] = int64_t(rest_size_);
@@ -230,6 +233,10 @@ uint64_t TableIndex::pawn_key(const Placement& squares, bool mirror) const {
 uint64_t TableIndex::encode_rest(const Placement& squares, int transform) const {
     const auto& T = tables();
     uint64_t rest = 0;
+    if (rest_bits_ >= 0) {
+        for (const Group& g : piece_groups_) rest = rest << 6 | T.transformed[transform][squares[g.first_slot]];
+        return rest;
+    }
     for (const Group& g : piece_groups_) {
         Square s[MAX_PIECES];
         for (int i = 0; i < g.count; ++i) s[i] = T.transformed[transform][squares[g.first_slot + i]];
@@ -241,6 +248,11 @@ uint64_t TableIndex::encode_rest(const Placement& squares, int transform) const 
 
 void TableIndex::decode_rest(uint64_t rest, Placement& squares) const {
     const auto& T = tables();
+    if (rest_bits_ >= 0) {
+        for (int gi = int(piece_groups_.size()) - 1; gi >= 0; --gi, rest >>= 6)
+            squares[piece_groups_[gi].first_slot] = Square(rest & 63);
+        return;
+    }
     for (int gi = int(piece_groups_.size()) - 1; gi >= 0; --gi) {
         const Group& g = piece_groups_[gi];
         uint64_t n = T.binom[64][g.count];
@@ -286,11 +298,12 @@ uint64_t TableIndex::encode_moved_slow(uint64_t index, const Placement& canonica
     const Square from = canonical[slot];
     if (slot < 2) {
         // A king: pawn tables keep their orientation (the pawns decide it); pawnless tables may
-        // need another symmetry, except when the white king stays in the triangle off the
-        // diagonal (the identity still applies and only the king pair changes).
+        // need another symmetry, except when the moved position is canonical as it stands: the
+        // white king in the triangle, and off the diagonal or with the black king below it.
+        // Then only the king pair changes (the canonical placement's rest is the index's).
         if (!has_pawns_) {
             const Square wk = slot == 0 ? to : canonical[0], bk = slot == 1 ? to : canonical[1];
-            if (Tables::in_triangle(wk) && !Tables::on_diagonal(wk)) {
+            if (Tables::in_triangle(wk) && (!Tables::on_diagonal(wk) || Tables::below_diagonal(bk))) {
                 const int64_t kk_before = TABLES.kk_index[canonical[0]][canonical[1]];
                 const int64_t kk_after = TABLES.kk_index[wk][bk];
                 return index + (kk_after - kk_before) * int64_t(rest_size_);
@@ -331,7 +344,8 @@ bool TableIndex::decode(uint64_t index, Placement& squares) const {
     };
 
     if (!has_pawns_) {
-        uint64_t kk = index / rest_size_, rest = index % rest_size_;
+        const uint64_t kk = rest_bits_ >= 0 ? index >> rest_bits_ : index / rest_size_;
+        const uint64_t rest = rest_bits_ >= 0 ? index & (rest_size_ - 1) : index % rest_size_;
         squares[0] = T.kk_squares[kk][0];
         squares[1] = T.kk_squares[kk][1];
         decode_rest(rest, squares);
@@ -342,14 +356,17 @@ bool TableIndex::decode(uint64_t index, Placement& squares) const {
         return true;
     }
 
-    uint64_t slice = index / slice_size_, in_slice = index % slice_size_;
+    // slice_size_ = 64 x 64 x rest_size_: with single pieces a power of two as well.
+    const bool shifts = rest_bits_ >= 0;
+    const uint64_t slice = shifts ? index >> (12 + rest_bits_) : index / slice_size_;
+    const uint64_t in_slice = shifts ? index & (slice_size_ - 1) : index % slice_size_;
     const auto& pawns = slice_pawns_[slice];
     for (const Group& g : pawn_groups_)
         for (int i = 0; i < g.count; ++i) squares[g.first_slot + i] = pawns[g.first_slot + i];
-    uint64_t kings = in_slice / rest_size_;
+    const uint64_t kings = shifts ? in_slice >> rest_bits_ : in_slice / rest_size_;
     squares[0] = Square(kings / 64);
     squares[1] = Square(kings % 64);
-    decode_rest(in_slice % rest_size_, squares);
+    decode_rest(shifts ? in_slice & (rest_size_ - 1) : in_slice % rest_size_, squares);
     for (int i = 0; i < num_slots_; ++i)
         if (!place(squares[i])) return false;
     return true;

@@ -91,6 +91,10 @@ private:
     std::vector<Group> piece_groups_;  // non-king, non-pawn groups (and pawn groups in pawnless... none)
     std::vector<Group> pawn_groups_;   // pawn groups, white first
     uint64_t rest_size_ = 1;           // product of the piece groups' combination counts
+    // When every piece group is a single piece (KQRvKR, not KRRvK), the rest of the index is
+    // one 6-bit digit per piece and the index splits by shifts instead of divisions:
+    // rest_bits_ = 6 x the number of pieces other than kings and pawns, else -1.
+    int rest_bits_ = -1;
     int group_of_slot_[MAX_PIECES];    // index into piece_groups_, or -1 (kings, pawns)
     uint64_t group_weight_[MAX_PIECES] = {};  // weight of each piece group's rank in the index
     int64_t slot_weight_[MAX_PIECES] = {};    // index step per square of a slot, 0 if not that simple
