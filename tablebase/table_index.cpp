@@ -121,6 +121,11 @@ void unrank_combination(uint64_t r, int k, int n, Square* out, int offset) {
     }
 }
 
+// x / d and x % d, by a shift and a mask when d = 2^bits (bits >= 0): the index's divisors are
+// runtime values, so the compiler cannot make that choice itself.
+inline uint64_t quotient(uint64_t x, uint64_t d, int bits) { return bits >= 0 ? x >> bits : x / d; }
+inline uint64_t modulo(uint64_t x, uint64_t d, int bits) { return bits >= 0 ? x & (d - 1) : x % d; }
+
 void sort_small(Square* s, int k) {
     for (int i = 1; i < k; ++i)
         for (int j = i; j > 0 && s[j] < s[j - 1]; --j) std::swap(s[j], s[j - 1]);
@@ -247,12 +252,12 @@ uint64_t TableIndex::encode_rest(const Placement& squares, int transform) const 
 }
 
 void TableIndex::decode_rest(uint64_t rest, Placement& squares) const {
-    const auto& T = tables();
     if (rest_bits_ >= 0) {
         for (int gi = int(piece_groups_.size()) - 1; gi >= 0; --gi, rest >>= 6)
             squares[piece_groups_[gi].first_slot] = Square(rest & 63);
         return;
     }
+    const auto& T = tables();
     for (int gi = int(piece_groups_.size()) - 1; gi >= 0; --gi) {
         const Group& g = piece_groups_[gi];
         uint64_t n = T.binom[64][g.count];
@@ -344,8 +349,7 @@ bool TableIndex::decode(uint64_t index, Placement& squares) const {
     };
 
     if (!has_pawns_) {
-        const uint64_t kk = rest_bits_ >= 0 ? index >> rest_bits_ : index / rest_size_;
-        const uint64_t rest = rest_bits_ >= 0 ? index & (rest_size_ - 1) : index % rest_size_;
+        const uint64_t kk = quotient(index, rest_size_, rest_bits_), rest = modulo(index, rest_size_, rest_bits_);
         squares[0] = T.kk_squares[kk][0];
         squares[1] = T.kk_squares[kk][1];
         decode_rest(rest, squares);
@@ -357,16 +361,16 @@ bool TableIndex::decode(uint64_t index, Placement& squares) const {
     }
 
     // slice_size_ = 64 x 64 x rest_size_: with single pieces a power of two as well.
-    const bool shifts = rest_bits_ >= 0;
-    const uint64_t slice = shifts ? index >> (12 + rest_bits_) : index / slice_size_;
-    const uint64_t in_slice = shifts ? index & (slice_size_ - 1) : index % slice_size_;
+    const int slice_bits = rest_bits_ >= 0 ? 12 + rest_bits_ : -1;
+    const uint64_t slice = quotient(index, slice_size_, slice_bits);
+    const uint64_t in_slice = modulo(index, slice_size_, slice_bits);
     const auto& pawns = slice_pawns_[slice];
     for (const Group& g : pawn_groups_)
         for (int i = 0; i < g.count; ++i) squares[g.first_slot + i] = pawns[g.first_slot + i];
-    const uint64_t kings = shifts ? in_slice >> rest_bits_ : in_slice / rest_size_;
+    const uint64_t kings = quotient(in_slice, rest_size_, rest_bits_);
     squares[0] = Square(kings / 64);
     squares[1] = Square(kings % 64);
-    decode_rest(shifts ? in_slice & (rest_size_ - 1) : in_slice % rest_size_, squares);
+    decode_rest(modulo(in_slice, rest_size_, rest_bits_), squares);
     for (int i = 0; i < num_slots_; ++i)
         if (!place(squares[i])) return false;
     return true;
