@@ -70,13 +70,14 @@ struct Predecessor {
 struct Cell {
     Value value;
     uint8_t count;
-    uint8_t spare;
+    uint8_t capture;  // DTZ only: 0, or 3 + the best WDL its resolving captures reach (see run())
 };
 
 // One metric's solving state for a slice.
 struct Metric {
     Cell* cells[COLOR_NB];   // the slice's working values and counters
     Value* output[COLOR_NB];  // where the final values of the slice go
+    uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
@@ -129,6 +130,7 @@ public:
         for (Color c : {WHITE, BLACK}) {
             table_->dtm[c].resize(size);
             table_->dtz[c].resize(size);
+            table_->capture_resolved[c].assign((size + 63) / 64, 0);
             cells_dtm_[c].resize(slice_size);
             cells_dtz_[c].resize(slice_size);
         }
@@ -143,6 +145,7 @@ public:
                 dtz.output[c] = table_->dtz[c].data() + base;
                 dtm.cells[c] = cells_dtm_[c].data();
                 dtz.cells[c] = cells_dtz_[c].data();
+                dtz.resolved[c] = table_->capture_resolved[c].data();
             }
             initialise_slice(base, dtm, dtz);
             // The two metrics are independent: solve them side by side.
@@ -294,6 +297,7 @@ private:
             b.set(index_, p);
             for (Color us : {WHITE, BLACK}) {
                 dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
+                dtz.cells[us][r].capture = 0;
                 if (b.in_check(~us)) {
                     dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
                     continue;
@@ -301,6 +305,10 @@ private:
                 int count = 0;
                 bool escape = false;
                 int win_dtm = 0, seed_dtm = 0, win_dtz = 0, seed_dtz = 0;
+                // The WDL files rely on the captures of the most valuable capturable piece
+                // (captures.h): the best WDL they reach, recorded here instead of searched again
+                // by the writer.
+                int top_victim = NO_PIECE_TYPE, best_capture = -3;
                 auto better_win = [](int& w, int d) { w = w == 0 ? d : std::min(w, d); };
                 // Symmetric successors (pawnless, white king on a diagonal) weigh more; see solve().
                 // Only positions with both kings on one diagonal can be symmetric.
@@ -319,6 +327,11 @@ private:
                     Value sdtm, sdtz;
                     lookup_conversion(p, m, us, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
+                    if (m.captured_slot >= 0) {
+                        const int victim = b.pieces[m.captured_slot].type;
+                        if (victim > top_victim) top_victim = victim, best_capture = -3;
+                        if (victim == top_victim) best_capture = std::max(best_capture, -wdl);
+                    }
                     if (m.double_step) {
                         PieceOn after[MAX_PIECES];
                         const int k = pieces_after(b, m, after);
@@ -349,6 +362,7 @@ private:
                     }
                     continue;
                 }
+                if (top_victim != NO_PIECE_TYPE) dtz.cells[us][r].capture = uint8_t(3 + best_capture);
                 if (count >= ESCAPE) throw std::logic_error("move counter overflow");
                 const uint8_t c = escape ? ESCAPE : uint8_t(count);
                 dtm.cells[us][r].count = dtz.cells[us][r].count = c;
@@ -409,6 +423,21 @@ private:
             for (uint64_t r = 0; r < n; ++r) {
                 const Value v = m.cells[c][r].value;
                 m.output[c][r] = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
+            }
+        if (m.resolved[WHITE]) record_capture_resolved(base, m);
+    }
+
+    // Marks the slice's legal positions, lost ones excepted (nothing is lower than a loss),
+    // whose resolving captures reach their final WDL. Only the DTZ thread writes these bits,
+    // and slices are solved one after another.
+    void record_capture_resolved(uint64_t base, const Metric& m) const {
+        const uint64_t n = index_.slice_size();
+        for (Color c : {WHITE, BLACK})
+            for (uint64_t r = 0; r < n; ++r) {
+                const Cell& cell = m.cells[c][r];
+                if (!cell.capture || cell.value == VALUE_ILLEGAL) continue;
+                const int wdl = wdl_of_dtz(m.output[c][r]);
+                if (wdl > -2 && cell.capture - 3 >= wdl) m.resolved[c][(base + r) >> 6] |= uint64_t(1) << ((base + r) & 63);
             }
     }
 

@@ -45,12 +45,20 @@ struct UninitialisedAllocator : std::allocator<T> {
 // One metric of a whole table for one side to move, by TableIndex index.
 using ValueArray = std::vector<Value, UninitialisedAllocator<Value>>;
 
+// One bit per position, 64 to a word.
+using PositionBits = std::vector<uint64_t>;
+inline bool test_bit(const PositionBits& bits, uint64_t i) { return bits[i >> 6] >> (i & 63) & 1; }
+
 // A whole table in memory: DTM and DTZ values for each side to move.
 struct TableValues {
     explicit TableValues(const Material& m) : index(m) {}
     TableIndex index;
     ValueArray dtm[COLOR_NB];
     ValueArray dtz[COLOR_NB];
+    // Positions where a resolving capture (captures.h) already achieves the WDL value: what
+    // the WDL file leaves "don't care". The generator records it from its own move scan; empty
+    // for a table loaded from files (the writer then searches the captures itself).
+    PositionBits capture_resolved[COLOR_NB];
 };
 
 class TableSet {

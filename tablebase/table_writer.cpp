@@ -32,14 +32,14 @@ const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
 constexpr int WDL_LZ4_LEVEL = 9;
 constexpr int DISTANCE_LZ4_LEVEL = 6;
 
-// Positions where a resolving capture (captures.h) achieves the WDL value (1), so the stored
-// value may be anything lower: the prober takes the better of the stored value and those
-// captures. Both sides in one pass (one decode per position); a loss needs no search, since
-// nothing is lower than a loss.
-std::array<std::vector<uint8_t>, COLOR_NB> capture_decided(const TableValues& t, const TableSet& subtables, int threads) {
+}  // namespace
+
+std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t, const TableSet& subtables,
+                                                           int threads) {
     const uint64_t n = t.index.size();
-    std::array<std::vector<uint8_t>, COLOR_NB> decided;
-    for (Color c : {WHITE, BLACK}) decided[c].assign(n, 0);
+    std::array<PositionBits, COLOR_NB> decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign((n + 63) / 64, 0);
+    // Chunks are whole words, so no two workers write one.
     parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {
         for (uint64_t i = begin; i < end; ++i) {
             const bool search[COLOR_NB] = {t.dtz[WHITE][i] != VALUE_ILLEGAL && wdl_of_dtz(t.dtz[WHITE][i]) > -2,
@@ -53,7 +53,7 @@ std::array<std::vector<uint8_t>, COLOR_NB> capture_decided(const TableValues& t,
                 if (!search[us]) continue;
                 const int wdl = wdl_of_dtz(t.dtz[us][i]);
                 bool missing = false;
-                decided[us][i] = for_each_resolving_capture(b, us, [&](const TbMove& m) {
+                const bool resolved = for_each_resolving_capture(b, us, [&](const TbMove& m) {
                     PieceOn after[MAX_PIECES];
                     const int k = pieces_after(b, m, after);
                     Value sdtm, sdtz;
@@ -62,12 +62,15 @@ std::array<std::vector<uint8_t>, COLOR_NB> capture_decided(const TableValues& t,
                         return true;
                     }
                     return -wdl_of_dtz(sdtz) >= wdl;
-                }) && !missing;
+                });
+                if (resolved && !missing) decided[us][i >> 6] |= uint64_t(1) << (i & 63);
             }
         }
     });
     return decided;
 }
+
+namespace {
 
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
@@ -285,10 +288,12 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
 
     // WDL: both sides, captures resolved when the subtables are at hand.
     std::vector<EncodedSection> wdl;
-    std::array<std::vector<uint8_t>, COLOR_NB> decided_by_side;
-    if (info.subtables) decided_by_side = capture_decided(t, *info.subtables, threads);
+    // The generator's own record where it is there, else a search of the captures.
+    const bool recorded = !t.capture_resolved[WHITE].empty();
+    std::array<PositionBits, COLOR_NB> searched;  // stays empty without subtables: WDL exact
+    if (info.subtables && !recorded) searched = search_capture_resolved(t, *info.subtables, threads);
     for (Color c : {WHITE, BLACK}) {
-        const std::vector<uint8_t>& decided = decided_by_side[c];
+        const PositionBits& decided = info.subtables && recorded ? t.capture_resolved[c] : searched[c];
         const auto& dtz = t.dtz[c];
         SectionPlan plan{Metric::WDL, c};
         plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
@@ -301,7 +306,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
                 for (uint64_t i = begin; i < end; ++i) {
                     const uint16_t v = wdl_symbol(wdl_of_dtz(dtz[i]));
                     *out++ = dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
-                             : !decided.empty() && decided[i] ? Cell{Cell::AT_MOST, v, 0}
+                             : !decided.empty() && test_bit(decided, i) ? Cell{Cell::AT_MOST, v, 0}
                                                               : Cell{Cell::EXACT, v, 0};
                 }
             },

@@ -2,6 +2,7 @@
 // under a temporary name in the same folder, flushed to disk, then renamed into place.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <string>
 
@@ -17,6 +18,13 @@ struct GenerationInfo {
     // searches captures), which makes it much smaller; without them WDL is stored exactly.
     const TableSet* subtables = nullptr;
 };
+
+// Positions of `table` (bit per index, per side to move) where a resolving capture (captures.h)
+// achieves the WDL value, so the stored value may be anything lower: the prober takes the better
+// of the stored value and those captures. Found by searching every legal, not lost position's
+// captures in `subtables`; the generator records the same as it goes (TableValues).
+std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& table, const TableSet& subtables,
+                                                           int threads);
 
 // Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd, creating `dir` if needed. Returns
 // false with a message naming the file and the problem if it cannot.
