@@ -7,13 +7,38 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace pythia::tb {
 
 size_t table_memory(const TableValues& t) {
     size_t bytes = 0;
-    for (Color c : {WHITE, BLACK}) bytes += (t.dtm[c].size() + t.dtz[c].size()) * sizeof(Value);
+    for (Color c : {WHITE, BLACK})
+        bytes += (t.dtm[c].size() + t.dtz[c].size()) * sizeof(Value) + t.capture_resolved[c].size() * sizeof(uint64_t);
     return bytes;
 }
+
+size_t default_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return size_t(12) << 30;
+    return size_t(pages) / 3 * 2 * size_t(page_size);
+}
+
+namespace {
+
+// Peak bytes the generator needs for a table beyond its subtables: the output values (DTM and
+// DTZ, both sides), the capture bits, and per slice the cells of both metrics and sides (4
+// bytes each) with the lists of scheduled positions (counted as much again, a bound).
+size_t generation_memory(const Material& m) {
+    const TableIndex index(m.normalized());
+    return size_t(index.size()) * (4 * sizeof(Value) + 1) + size_t(index.slice_size()) * 32;
+}
+
+// Bytes a write in flight uses besides the table: a section's codes and compressed blocks,
+// and DTZ's best option kept while the next is tried (KRPvKR: about 2 GB for 403 M positions).
+size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 6; }
+
+}  // namespace
 
 std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
                                             const DriverOptions& options) {
@@ -46,8 +71,14 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     };
 
     // A table is written while the next one is generated (the writer's LZ4 and the solver's
-    // memory-bound loops share the cores well), unless the tables both hold would exceed the
-    // memory budget. At most one write is under way; its errors surface at the next wait.
+    // memory-bound loops share the cores well), unless together they would exceed the memory
+    // budget. At most one write is under way; its errors surface at the next wait.
+    //
+    // The budget covers everything: the tables kept in memory, the next table's generation and
+    // the write in flight. When they do not fit, the write is waited for first, then kept
+    // tables that the next table does not need are dropped, largest first (they are loaded
+    // back from storage when a later table needs them). The full 5-piece set once ran out of
+    // the machine's 24 GiB when only the kept tables were counted.
     std::future<void> writing;
     std::string being_written;
     size_t writing_bytes = 0;  // the table being written and the subtables it holds
@@ -74,8 +105,28 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (still_needed(it->second->index.material(), i)) ++it;
             else it = in_memory.erase(it);
         }
+        const std::vector<Material> successors = m.successors();
+        auto is_successor = [&](const Material& t) {
+            return std::find(successors.begin(), successors.end(), t) != successors.end();
+        };
+        size_t to_load = 0;  // successors that are not in memory yet
+        for (const Material& s : successors)
+            if (s.total() > 2 && !in_memory.count(s.name())) to_load += size_t(TableIndex(s.normalized()).size()) * 8;
+        const size_t next_bytes = generation_memory(m) + to_load;
+        auto fits = [&] { return memory_kept() + writing_bytes + next_bytes <= options.memory_budget; };
+        if (!fits()) wait_for_write();
+        while (!fits()) {
+            auto largest = in_memory.end();
+            for (auto it = in_memory.begin(); it != in_memory.end(); ++it)
+                if (!is_successor(it->second->index.material()) &&
+                    (largest == in_memory.end() || table_memory(*it->second) > table_memory(*largest->second)))
+                    largest = it;
+            if (largest == in_memory.end()) break;  // only what this table needs is left: go on
+            in_memory.erase(largest);
+        }
+
         TableSet subtables;
-        for (const Material& s : m.successors()) {
+        for (const Material& s : successors) {
             if (s.total() <= 2) continue;
             auto it = in_memory.find(s.name());
             if (it == in_memory.end()) {
@@ -88,8 +139,6 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             subtables.add(it->second);
         }
 
-        const size_t next_bytes = TableIndex(m.normalized()).size() * 4 * sizeof(Value);
-        if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) wait_for_write();
 
         GenerationOptions go;
         go.threads = options.threads;
@@ -101,8 +150,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         if (progress) progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
         wait_for_write();
         being_written = m.name();
-        writing_bytes = table_memory(*table);
-        for (const Material& s : m.successors())
+        writing_bytes = table_memory(*table) + writer_memory(*table);
+        for (const Material& s : successors)
             if (const TableValues* t = subtables.find(s.normalized())) writing_bytes += table_memory(*t);
         writing = std::async(std::launch::async, [&store, &options, &progress, table, subtables, seconds, name = m.name()] {
             const auto write_start = std::chrono::steady_clock::now();
@@ -112,8 +161,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (progress) progress(name + ": written in " + std::to_string(write_seconds) + " s");
         });
 
-        // Keep the new table if a later one needs it and it fits the budget.
-        if (still_needed(m, i + 1) && memory_kept() + table_memory(*table) <= options.memory_budget)
+        // Keep the new table if a later one needs it (while it is written, keeping it costs
+        // nothing more; the next table makes room if it must).
+        if (still_needed(m, i + 1) && memory_kept() + writing_bytes <= options.memory_budget)
             in_memory.emplace(m.name(), std::move(table));
     }
     wait_for_write();

@@ -23,9 +23,13 @@ struct TableStore {
     std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
 };
 
+size_t default_memory_budget();
+
 struct DriverOptions {
     int threads = 1;
-    size_t memory_budget = size_t(12) << 30;  // bytes of tables kept in memory between tables
+    // Bytes for everything the driver holds at once: the tables kept for later ones, the next
+    // table's generation and the write in flight (estimates; default: 2/3 of physical memory).
+    size_t memory_budget = default_memory_budget();
     std::function<void(const std::string&)> progress;
 };
 
