@@ -70,7 +70,7 @@ struct Predecessor {
 struct Cell {
     Value value;
     uint8_t count;
-    uint8_t capture;  // DTZ only: 0, or 3 + the best WDL its resolving captures reach (see run())
+    uint8_t capture;  // DTZ only: 0, or 3 + the best WDL its resolving captures reach (initialise_range)
 };
 
 // One metric's solving state for a slice.
@@ -417,27 +417,20 @@ private:
             }
             std::swap(frontier, next);
         }
-        // Whatever is undecided now is a draw.
-        const uint64_t n = index_.slice_size();
-        for (Color c : {WHITE, BLACK})
-            for (uint64_t r = 0; r < n; ++r) {
-                const Value v = m.cells[c][r].value;
-                m.output[c][r] = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
-            }
-        if (m.resolved[WHITE]) record_capture_resolved(base, m);
-    }
-
-    // Marks the slice's legal positions, lost ones excepted (nothing is lower than a loss),
-    // whose resolving captures reach their final WDL. Only the DTZ thread writes these bits,
-    // and slices are solved one after another.
-    void record_capture_resolved(uint64_t base, const Metric& m) const {
+        // Whatever is undecided now is a draw. For DTZ, also mark the legal positions, lost ones
+        // excepted (nothing is lower than a loss), whose resolving captures reach their final
+        // WDL; only the DTZ thread writes these bits, and slices are solved one after another.
         const uint64_t n = index_.slice_size();
         for (Color c : {WHITE, BLACK})
             for (uint64_t r = 0; r < n; ++r) {
                 const Cell& cell = m.cells[c][r];
-                if (!cell.capture || cell.value == VALUE_ILLEGAL) continue;
-                const int wdl = wdl_of_dtz(m.output[c][r]);
-                if (wdl > -2 && cell.capture - 3 >= wdl) m.resolved[c][(base + r) >> 6] |= uint64_t(1) << ((base + r) & 63);
+                const Value v = cell.value;
+                const Value out = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
+                m.output[c][r] = out;
+                if (m.resolved[c] && cell.capture && v != VALUE_ILLEGAL) {
+                    const int wdl = wdl_of_dtz(out);
+                    if (wdl > -2 && cell.capture - 3 >= wdl) set_bit(m.resolved[c], base + r);
+                }
             }
     }
 

@@ -63,7 +63,7 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t,
                     }
                     return -wdl_of_dtz(sdtz) >= wdl;
                 });
-                if (resolved && !missing) decided[us][i >> 6] |= uint64_t(1) << (i & 63);
+                if (resolved && !missing) set_bit(decided[us].data(), i);
             }
         }
     });
