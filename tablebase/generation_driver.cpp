@@ -34,6 +34,24 @@ size_t generation_memory(const Material& m) {
     return size_t(index.size()) * (4 * sizeof(Value) + 1) + size_t(index.slice_size()) * 32;
 }
 
+}  // namespace
+
+std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget) {
+    std::sort(kept.begin(), kept.end(), [](const KeptTable& a, const KeptTable& b) { return a.bytes > b.bytes; });
+    size_t total = other_bytes;
+    for (const KeptTable& k : kept) total += k.bytes;
+    std::vector<std::string> dropped;
+    for (const KeptTable& k : kept) {
+        if (total <= budget) break;
+        if (k.needed_next) continue;
+        total -= k.bytes;
+        dropped.push_back(k.name);
+    }
+    return dropped;
+}
+
+namespace {
+
 // Bytes a write in flight uses besides the table: a section's codes and compressed blocks,
 // and DTZ's best option kept while the next is tried (KRPvKR: about 2 GB for 403 M positions).
 size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 6; }
@@ -113,16 +131,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         for (const Material& s : successors)
             if (s.total() > 2 && !in_memory.count(s.name())) to_load += size_t(TableIndex(s.normalized()).size()) * 8;
         const size_t next_bytes = generation_memory(m) + to_load;
-        auto fits = [&] { return memory_kept() + writing_bytes + next_bytes <= options.memory_budget; };
-        if (!fits()) wait_for_write();
-        while (!fits()) {
-            auto largest = in_memory.end();
-            for (auto it = in_memory.begin(); it != in_memory.end(); ++it)
-                if (!is_successor(it->second->index.material()) &&
-                    (largest == in_memory.end() || table_memory(*it->second) > table_memory(*largest->second)))
-                    largest = it;
-            if (largest == in_memory.end()) break;  // only what this table needs is left: go on
-            in_memory.erase(largest);
+        if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
+            wait_for_write();
+            std::vector<KeptTable> kept;
+            for (auto& [name, t] : in_memory) kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
+            for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget))
+                in_memory.erase(name);
         }
 
         TableSet subtables;

@@ -47,4 +47,15 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
 // Bytes of memory a generated table occupies.
 size_t table_memory(const TableValues& t);
 
+// A table kept in memory between generations, as the budget sees it.
+struct KeptTable {
+    std::string name;
+    size_t bytes = 0;
+    bool needed_next = false;  // a subtable of the next table: never dropped
+};
+
+// The kept tables to drop, largest first, until they and `other_bytes` (the next generation,
+// the write in flight) fit `budget`; stops short when only needed tables are left.
+std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget);
+
 }  // namespace pythia::tb
