@@ -164,12 +164,21 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         if (progress) progress(m.name() + ": generated in " + std::to_string(seconds) + " s");
         wait_for_write();
         being_written = m.name();
+        // The writer needs the subtables only to find the capture-resolved positions itself. A
+        // generated table records them, so its write holds the table alone: the subtables can
+        // be dropped while it runs, and the budget does not count them twice.
+        const bool recorded = !table->capture_resolved[WHITE].empty();
+        TableSet held_by_write;
         writing_bytes = table_memory(*table) + writer_memory(*table);
-        for (const Material& s : successors)
-            if (const TableValues* t = subtables.find(s.normalized())) writing_bytes += table_memory(*t);
-        writing = std::async(std::launch::async, [&store, &options, &progress, table, subtables, seconds, name = m.name()] {
+        if (!recorded) {
+            held_by_write = subtables;
+            for (const Material& s : successors)
+                if (const TableValues* t = subtables.find(s.normalized())) writing_bytes += table_memory(*t);
+        }
+        writing = std::async(std::launch::async, [&store, &options, &progress, table, held = std::move(held_by_write),
+                                                  seconds, name = m.name()] {
             const auto write_start = std::chrono::steady_clock::now();
-            store.save(*table, subtables, seconds, options.threads);
+            store.save(*table, held, seconds, options.threads);
             const double write_seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
             if (progress) progress(name + ": written in " + std::to_string(write_seconds) + " s");

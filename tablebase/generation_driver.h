@@ -18,8 +18,9 @@ struct TableStore {
     std::function<bool(const Material&, std::string* why)> present;
     // Every value of a stored table, or nullptr with `error` set.
     std::function<std::shared_ptr<TableValues>(const Material&, std::string* error)> load;
-    // Stores a freshly generated table (with the subtables it was generated from); throws on
-    // failure.
+    // Stores a freshly generated table; throws on failure. `subtables` are those it was
+    // generated from, or none when the table records its capture-resolved positions (as
+    // generated tables do), since the writer needs them only to find those.
     std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
 };
 

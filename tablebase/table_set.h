@@ -66,6 +66,7 @@ class TableSet {
 public:
     void add(std::shared_ptr<const TableValues> table);
     const TableValues* find(const Material& normalized) const;
+    size_t size() const { return tables_.size(); }
 
     // DTM and DTZ of the position made of `pieces` with `stm` to move, from stm's view.
     // Two bare kings are a draw. Returns false when the needed table is not loaded.

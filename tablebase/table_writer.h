@@ -16,6 +16,8 @@ struct GenerationInfo {
     // The tables that captures lead into (the generator's subtables). With them, the WDL file
     // leaves "don't care" the positions where a capture already achieves the value (the prober
     // searches captures), which makes it much smaller; without them WDL is stored exactly.
+    // For a table that records those positions itself (a generated one), an empty set will
+    // do: it is searched only when the record is missing (a table loaded from files).
     const TableSet* subtables = nullptr;
 };
 
