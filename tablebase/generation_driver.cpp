@@ -132,14 +132,21 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (s.total() > 2 && !in_memory.count(s.name())) to_load += size_t(TableIndex(s.normalized()).size()) * 8;
         const size_t next_bytes = generation_memory(m) + to_load;
         if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
+            if (writing.valid() && progress) progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
             wait_for_write();
             std::vector<KeptTable> kept;
             for (auto& [name, t] : in_memory) kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
-            for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget))
+            std::string dropped;
+            for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
                 in_memory.erase(name);
+                dropped.append(" ").append(name);
+            }
+            if (!dropped.empty() && progress) progress(m.name() + ": memory: dropped" + dropped);
         }
 
         TableSet subtables;
+        std::string loaded_names;
+        const auto load_start = std::chrono::steady_clock::now();
         for (const Material& s : successors) {
             if (s.total() <= 2) continue;
             auto it = in_memory.find(s.name());
@@ -149,8 +156,14 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 auto loaded = store.load(s, &error);
                 if (!loaded) throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
                 it = in_memory.emplace(s.name(), loaded).first;
+                loaded_names.append(" ").append(s.name());
             }
             subtables.add(it->second);
+        }
+        if (!loaded_names.empty() && progress) {
+            const double load_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+            progress(m.name() + ": loaded" + loaded_names + " in " + std::to_string(load_seconds) + " s");
         }
 
 
