@@ -157,7 +157,7 @@ TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info
     CHECK(f->statistics()->side[WHITE].longest_dtm_win == 31);
 }
 
-TEST_CASE("both files must come from one write; a missing one makes the table invalid", "[tb][files]") {
+TEST_CASE("both files must come from one write, a missing one makes the table invalid", "[tb][files]") {
     const fs::path dir = test::scratch_dir("pairs");
     const fs::path other = test::scratch_dir("pairs-other");
     generate_and_write({"KQvK"}, dir);

@@ -23,7 +23,7 @@ std::vector<std::string> go(EngineProcess& e, const std::string& position) {
 
 }  // namespace
 
-TEST_CASE("the opening book answers the start position; OwnBook and BookDepth turn it off", "[uci][book]") {
+TEST_CASE("the opening book answers the start position, OwnBook and BookDepth turn it off", "[uci][book]") {
     EngineProcess e;
     e.send("uci");
     REQUIRE(e.read_line_starting("uciok", 20000));

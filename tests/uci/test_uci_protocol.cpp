@@ -208,9 +208,10 @@ TEST_CASE("go nodes / go depth / go mate", "[uci]") {
     CHECK(lines[lines.size() - 2].rfind("info depth 4 ", 0) == 0);
 }
 
-TEST_CASE("MultiPV and UCI_ShowWDL shape the info lines; option names ignore case", "[uci]") {
+TEST_CASE("MultiPV and UCI_ShowWDL shape the info lines, option names ignore case", "[uci]") {
     EngineProcess e;
     handshake(e);
+    e.send("setoption name OwnBook value false");  // a book move would be the only one searched
     e.send("setoption name multipv value 3");
     e.send("setoption name uci_showwdl value true");
     e.send("go depth 5");
