@@ -87,7 +87,10 @@ private:
     void update_pv(int ply, Move m);
     void update_quiet_stats(SearchStack* ss, Move m, int bonus);
     void update_continuations(SearchStack* ss, Piece piece, Square to, int bonus);
-    bool stopping() const { return shared_.stop.load(std::memory_order_relaxed); }
+    // A stop counts once the first iteration is complete: a search stopped at once (a GUI's
+    // stop right after go, a tiny movetime) still answers with a move searched to depth 1,
+    // which takes well under a millisecond, instead of an unsearched one.
+    bool stopping() const { return completed_depth_ > 0 && shared_.stop.load(std::memory_order_relaxed); }
 
     int id_;
     SharedState& shared_;

@@ -97,6 +97,19 @@ TEST_CASE("go infinite that has nothing left to search still waits for stop", "[
     CHECK(*best == "bestmove d1d8");
 }
 
+TEST_CASE("a stop right after go still answers with a searched move", "[uci]") {
+    // The engine used to answer the first legal move (g1f1) when the stop came before the
+    // first iteration was done; a depth-1 search finds the mate.
+    EngineProcess e;
+    handshake(e);
+    for (int i = 0; i < 10; ++i) {
+        e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo infinite\nstop");
+        auto best = e.read_line_starting("bestmove", 10000);
+        REQUIRE(best);
+        CHECK(*best == "bestmove d1d8");
+    }
+}
+
 TEST_CASE("ponder: no bestmove until ponderhit / then the clock counts", "[uci]") {
     EngineProcess e;
     handshake(e);
