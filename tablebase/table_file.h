@@ -4,6 +4,7 @@
 // file never makes it read or write outside its buffers.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -56,9 +57,11 @@ class TableFile {
 public:
     // Opens and validates `path`, which must hold `kind` for the table of `expected`. With
     // `verify_payload` false the payload checksum is skipped (the header's is always checked).
-    // On failure returns nullptr and sets `error` to the problem (without the path).
+    // On failure returns nullptr and sets `error` to the problem (without the path). The
+    // payload is checksummed in pieces; once `cancel` is set the open gives up ("cancelled").
     static std::unique_ptr<TableFile> open(const std::filesystem::path& path, const TableIndex& expected, FileKind kind,
-                                           std::string* error, bool verify_payload = true);
+                                           std::string* error, bool verify_payload = true,
+                                           const std::atomic<bool>* cancel = nullptr);
 
     const std::filesystem::path& path() const { return path_; }
     const Material& material() const { return material_; }
@@ -81,7 +84,8 @@ public:
 
 private:
     TableFile() = default;
-    bool validate(const TableIndex& expected, FileKind kind, bool verify_payload, std::string* error);
+    bool validate(const TableIndex& expected, FileKind kind, bool verify_payload, const std::atomic<bool>* cancel,
+                  std::string* error);
     bool validate_section(const SectionHeader& h, size_t index, std::string* error);
     uint64_t offset(const Section& s, uint64_t i) const;
 

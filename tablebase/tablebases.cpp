@@ -68,7 +68,9 @@ int pieces_of(const Position& pos, PieceOn* out) {
 struct Tablebases::Entry {
     Material material;
     std::filesystem::path paths[2];  // WDL, DTM/DTZ; empty when absent
+    uint64_t file_bytes[2] = {};     // their sizes when the folders were scanned
     mutable std::mutex mutex;
+    mutable std::atomic<bool> posted{false};  // the DTM/DTZ file was given to the background opener
     mutable std::atomic<uint8_t> state[2] = {UNOPENED, UNOPENED};
     mutable std::unique_ptr<TableIndex> index;  // set before the first state becomes OPEN
     mutable std::unique_ptr<TableFile> files[2];
@@ -99,8 +101,9 @@ struct Tablebases::Entry {
         return true;
     }
 
-    // The file, opened and checked on first use; nullptr if absent or refused.
-    const TableFile* open(int kind, const Tablebases& owner) const {
+    // The file, opened and checked on first use; nullptr if absent or refused. A cancelled
+    // open (`cancel` set) refuses nothing and leaves the file unopened.
+    const TableFile* open(int kind, const Tablebases& owner, const std::atomic<bool>* cancel = nullptr) const {
         const uint8_t s = state[kind].load(std::memory_order_acquire);
         if (s == OPEN) return files[kind].get();
         if (s == FAILED) return nullptr;
@@ -113,7 +116,9 @@ struct Tablebases::Entry {
         }
         if (!index) index = std::make_unique<TableIndex>(material);
         std::string error;
-        auto f = TableFile::open(paths[kind], *index, kind == KIND_WDL ? FileKind::WDL : FileKind::DISTANCE, &error);
+        auto f = TableFile::open(paths[kind], *index, kind == KIND_WDL ? FileKind::WDL : FileKind::DISTANCE, &error,
+                                 true, cancel);
+        if (!f && cancel && cancel->load()) return nullptr;
         if (!f) {
             owner.refuse(paths[kind].string(), error);
             state[kind].store(FAILED, std::memory_order_release);
@@ -135,7 +140,27 @@ struct Tablebases::Entry {
 };
 
 Tablebases::Tablebases() = default;
-Tablebases::~Tablebases() = default;
+Tablebases::~Tablebases() { opener_.stop(); }
+
+void Tablebases::open_distance_files_in_background(bool on, uint64_t sync_below_bytes) {
+    opener_.stop();
+    open_in_background_ = on;
+    sync_below_bytes_ = sync_below_bytes;
+}
+
+void Tablebases::wait_for_background_opening() const { opener_.wait_idle(); }
+
+const TableFile* Tablebases::distance_file(const Entry& e) const {
+    if (!open_in_background_ || e.file_bytes[KIND_DISTANCE] < sync_below_bytes_ ||
+        e.state[KIND_DISTANCE].load(std::memory_order_acquire) != UNOPENED)
+        return e.open(KIND_DISTANCE, *this);
+    if (!e.posted.exchange(true))
+        opener_.post([this, &e](const std::atomic<bool>& cancel) {
+            e.open(KIND_DISTANCE, *this, &cancel);
+            if (cancel.load()) e.posted = false;  // not opened: a later probe asks again
+        });
+    return nullptr;
+}
 
 void Tablebases::refuse(const std::string& file, const std::string& problem) const {
     spdlog::error("tablebase {}: {}", file, problem);
@@ -153,6 +178,7 @@ std::vector<std::string> Tablebases::refused_files() const {
 }
 
 std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
+    opener_.stop();  // its tasks hold entries
     entries_.clear();
     slots_.clear();
     max_pieces_ = 0;
@@ -175,16 +201,19 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
                                (std::filesystem::exists(folder, ec) ? "is not a folder" : "does not exist"));
             continue;
         }
-        std::vector<std::filesystem::path> files;
+        std::vector<std::pair<std::filesystem::path, uint64_t>> files;  // path, size
         for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
-             it.increment(ec))
-            files.push_back(it->path());
+             it.increment(ec)) {
+            std::error_code size_error;
+            const uint64_t bytes = it->file_size(size_error);
+            files.emplace_back(it->path(), size_error ? 0 : bytes);
+        }
         if (ec) {
             messages.push_back("tablebase folder '" + folder + "' cannot be read: " + ec.message());
             continue;
         }
         std::sort(files.begin(), files.end());
-        for (const auto& path : files) {
+        for (const auto& [path, bytes] : files) {
             const std::string ext = path.extension().string();
             const int kind = ext == WDL_EXTENSION ? KIND_WDL : ext == DISTANCE_EXTENSION ? KIND_DISTANCE : -1;
             if (kind < 0) continue;
@@ -198,7 +227,10 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
                 entries_.back()->material = m;
             }
             Entry& e = *entries_[it->second];
-            if (e.paths[kind].empty()) e.paths[kind] = path;  // the first folder wins
+            if (e.paths[kind].empty()) {  // the first folder wins
+                e.paths[kind] = path;
+                e.file_bytes[kind] = bytes;
+            }
         }
     }
 
@@ -329,7 +361,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     Located at;
     if (!locate(pieces, n, stm, at)) return false;
     const Entry* e = at.entry;
-    const TableFile* f = e->open(KIND_DISTANCE, *this);
+    const TableFile* f = distance_file(*e);
     if (!f) return false;
     pieces = at.pieces;
     stm = at.stm;

@@ -22,10 +22,13 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include "tablebase/background_worker.h"
 #include "tablebase/table_set.h"
 #include "tablebase/value.h"
 
 namespace pythia::tb {
+
+class TableFile;
 
 struct ProbeResult {
     int wdl = 0;
@@ -77,6 +80,15 @@ public:
     // small ones are decoded into memory). A refused file shows in refused_files().
     void open_wdl_files() const;
 
+    // For the engine: a DTM/DTZ file larger than `sync_below_bytes` is opened by a background
+    // thread on its first probe, and until it is open the probes answer without DTM and DTZ
+    // (the root falls back to WDL and search for that move). Opening checksums the whole file:
+    // a 5-piece file not in the page cache took 2-6 s here, which would stall a timed search.
+    // Off by default: tools wait for the file. Call between searches, like set_paths().
+    void open_distance_files_in_background(bool on, uint64_t sync_below_bytes = uint64_t(16) << 20);
+    // Returns when the background thread has opened (or refused) every file it was given.
+    void wait_for_background_opening() const;
+
     // "<file>: <problem>" for every file refused so far (each was also logged once).
     std::vector<std::string> refused_files() const;
 
@@ -98,6 +110,8 @@ private:
     // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
     enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
     bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
+    // The table's DTM/DTZ file if it is open, opening it now or in the background.
+    const TableFile* distance_file(const Entry& e) const;
     std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;
     std::optional<ProbeResult> probe_position(const Position& pos, int need) const;
     void refuse(const std::string& file, const std::string& problem) const;
@@ -109,6 +123,9 @@ private:
     mutable std::atomic<uint64_t> resident_bytes_{0};  // WDL decoded whole (small tables)
     mutable std::mutex errors_mutex_;
     mutable std::vector<std::string> refused_;
+    bool open_in_background_ = false;
+    uint64_t sync_below_bytes_ = 0;
+    mutable BackgroundWorker opener_;  // works on entries_: stopped before they change
 };
 
 // Mover's view of a move's DTM and DTZ from the values of the position after it.

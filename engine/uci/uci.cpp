@@ -53,6 +53,9 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
         {"bench", [this](std::istream& a) { cmd_bench(a); }},
     };
     declare_options();
+    // A large DTM/DTZ file is checksummed by a background thread on its first root probe,
+    // instead of stalling the move (seconds for a 5-piece file not in the page cache).
+    tablebases_.open_distance_files_in_background(true);
     load_tablebases(options_.find("TablebasePath")->value,
                     [](const std::string& line) { spdlog::info("{}", line); });
 }
