@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "engine/core/mapped_file.h"
 #include "engine/core/movegen.h"
 #include "tablebase/block_cache.h"
 #include "tablebase/captures.h"
@@ -142,10 +143,11 @@ struct Tablebases::Entry {
 Tablebases::Tablebases() = default;
 Tablebases::~Tablebases() { opener_.stop(); }
 
-void Tablebases::open_distance_files_in_background(bool on, uint64_t sync_below_bytes) {
+void Tablebases::open_distance_files_in_background(bool on, uint64_t sync_below_bytes, bool open_cached_at_once) {
     opener_.stop();
     open_in_background_ = on;
     sync_below_bytes_ = sync_below_bytes;
+    open_cached_at_once_ = open_cached_at_once;
 }
 
 void Tablebases::wait_for_background_opening() const { opener_.wait_idle(); }
@@ -154,6 +156,14 @@ const TableFile* Tablebases::distance_file(const Entry& e) const {
     if (!open_in_background_ || e.file_bytes[KIND_DISTANCE] < sync_below_bytes_ ||
         e.state[KIND_DISTANCE].load(std::memory_order_acquire) != UNOPENED)
         return e.open(KIND_DISTANCE, *this);
+    if (e.posted.load()) return nullptr;  // under way
+    // Checksumming a file that is in the page cache takes tens of milliseconds: do it now, so
+    // that the move is chosen by DTM (a file still on disk took seconds).
+    if (open_cached_at_once_) {
+        MappedFile probe;
+        if (probe.open(e.paths[KIND_DISTANCE].string()) && probe.resident_fraction() >= 0.9)
+            return e.open(KIND_DISTANCE, *this);
+    }
     if (!e.posted.exchange(true))
         opener_.post([this, &e](const std::atomic<bool>& cancel) {
             e.open(KIND_DISTANCE, *this, &cancel);

@@ -80,12 +80,14 @@ public:
     // small ones are decoded into memory). A refused file shows in refused_files().
     void open_wdl_files() const;
 
-    // For the engine: a DTM/DTZ file larger than `sync_below_bytes` is opened by a background
-    // thread on its first probe, and until it is open the probes answer without DTM and DTZ
-    // (the root falls back to WDL and search for that move). Opening checksums the whole file:
-    // a 5-piece file not in the page cache took 2-6 s here, which would stall a timed search.
+    // For the engine: a DTM/DTZ file larger than `sync_below_bytes` and not in the page cache
+    // (when `open_cached_at_once`) is opened by a background thread on its first probe, and
+    // until it is open the probes answer without DTM and DTZ (the root falls back to WDL and
+    // search for that move). Opening checksums the whole file: a 5-piece file not in the page
+    // cache took 2-6 s here, which would stall a timed search; a cached one takes 0.1 s.
     // Off by default: tools wait for the file. Call between searches, like set_paths().
-    void open_distance_files_in_background(bool on, uint64_t sync_below_bytes = uint64_t(16) << 20);
+    void open_distance_files_in_background(bool on, uint64_t sync_below_bytes = uint64_t(16) << 20,
+                                           bool open_cached_at_once = true);
     // Returns when the background thread has opened (or refused) every file it was given.
     void wait_for_background_opening() const;
 
@@ -125,6 +127,7 @@ private:
     mutable std::vector<std::string> refused_;
     bool open_in_background_ = false;
     uint64_t sync_below_bytes_ = 0;
+    bool open_cached_at_once_ = true;
     mutable BackgroundWorker opener_;  // works on entries_: stopped before they change
 };
 

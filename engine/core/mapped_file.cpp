@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 namespace pythia {
 
@@ -50,6 +51,17 @@ bool MappedFile::open(const std::string& path, std::string* error, Access access
     data_ = static_cast<const uint8_t*>(p);
     size_ = size_t(st.st_size);
     return true;
+}
+
+double MappedFile::resident_fraction() const {
+    if (!data_) return 0;
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    const size_t pages = (size_ + page - 1) / page;
+    std::vector<unsigned char> resident(pages);
+    if (mincore(const_cast<uint8_t*>(data_), size_, resident.data()) != 0) return 0;
+    size_t n = 0;
+    for (unsigned char r : resident) n += r & 1;
+    return double(n) / double(pages);
 }
 
 void MappedFile::close() {

@@ -32,6 +32,8 @@ public:
     bool is_open() const { return data_ != nullptr; }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
+    // The part of the file that is in memory (the page cache) now, 0 to 1 (mincore).
+    double resident_fraction() const;
 
 private:
     const uint8_t* data_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "engine/core/mapped_file.h"
 #include "tablebase/background_worker.h"
 #include "tablebase/file_format.h"
 #include "tablebase/tablebases.h"
@@ -62,7 +63,7 @@ TEST_CASE("a large DTM/DTZ file opens in the background, WDL answers meanwhile",
     REQUIRE(expected->dtm);
 
     Tablebases engine;
-    engine.open_distance_files_in_background(true, 0);  // every file counts as large
+    engine.open_distance_files_in_background(true, 0, false);  // every file counts as large and cold
     engine.set_paths(dir.string());
     const auto first = engine.probe(pos);
     REQUIRE(first);
@@ -89,6 +90,17 @@ TEST_CASE("a large DTM/DTZ file opens in the background, WDL answers meanwhile",
     const auto at_once = small_first.probe(pos);
     REQUIRE(at_once);
     CHECK(at_once->dtm == expected->dtm);
+
+    // So is a large one that is in the page cache (it was just read above).
+    MappedFile file;
+    REQUIRE(file.open((dir / (std::string("KQvKR") + DISTANCE_EXTENSION)).string()));
+    REQUIRE(file.resident_fraction() >= 0.9);
+    Tablebases cached;
+    cached.open_distance_files_in_background(true, 0, true);
+    cached.set_paths(dir.string());
+    const auto cached_answer = cached.probe(pos);
+    REQUIRE(cached_answer);
+    CHECK(cached_answer->dtm == expected->dtm);
 }
 
 TEST_CASE("a corrupt DTM/DTZ file opened in the background is refused once", "[tb][background]") {
@@ -105,7 +117,7 @@ TEST_CASE("a corrupt DTM/DTZ file opened in the background is refused once", "[t
         out.write(bytes.data(), std::streamsize(bytes.size()));
     }
     Tablebases engine;
-    engine.open_distance_files_in_background(true, 0);
+    engine.open_distance_files_in_background(true, 0, false);
     engine.set_paths(dir.string());
     const Position pos = test::position(KQVKR_FEN);
     for (int i = 0; i < 3; ++i) {
@@ -123,7 +135,7 @@ TEST_CASE("a corrupt DTM/DTZ file opened in the background is refused once", "[t
 TEST_CASE("changing the folders while files are being opened in the background is safe", "[tb][background]") {
     const fs::path dir = folder_with("background-switch", {"KQvKR", "KRvKR", "KQvK", "KRvK"});
     Tablebases engine;
-    engine.open_distance_files_in_background(true, 0);
+    engine.open_distance_files_in_background(true, 0, false);
     for (int round = 0; round < 20; ++round) {
         engine.set_paths(dir.string());
         (void)engine.probe(test::position(KQVKR_FEN));
