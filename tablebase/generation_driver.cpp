@@ -123,13 +123,25 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (still_needed(it->second->index.material(), i)) ++it;
             else it = in_memory.erase(it);
         }
-        const std::vector<Material> successors = m.successors();
-        auto is_successor = [&](const Material& t) {
-            return std::find(successors.begin(), successors.end(), t) != successors.end();
+        // The successors, with the sides to move this table looks up in each: only those are
+        // loaded (a kept table without one of them is loaded again).
+        const std::vector<std::pair<Material, uint8_t>> needs = m.successor_sides();
+        auto has_sides = [](const TableValues& t, uint8_t sides) {
+            for (Color c : {WHITE, BLACK})
+                if ((sides & (1 << c)) && t.dtm[c].empty()) return false;
+            return true;
         };
-        size_t to_load = 0;  // successors that are not in memory yet
-        for (const Material& s : successors)
-            if (s.total() > 2 && !in_memory.count(s.name())) to_load += size_t(TableIndex(s.normalized()).size()) * 8;
+        for (const auto& [s, sides] : needs) {
+            auto it = in_memory.find(s.name());
+            if (it != in_memory.end() && !has_sides(*it->second, sides)) in_memory.erase(it);
+        }
+        auto is_successor = [&](const Material& t) {
+            return std::any_of(needs.begin(), needs.end(), [&](const auto& n) { return n.first == t; });
+        };
+        size_t to_load = 0;  // successors that are not in memory yet: DTM and DTZ, 4 bytes a side
+        for (const auto& [s, sides] : needs)
+            if (s.total() > 2 && !in_memory.count(s.name()))
+                to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
         const size_t next_bytes = generation_memory(m) + to_load;
         if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
             if (writing.valid() && progress) progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
@@ -147,13 +159,13 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         TableSet subtables;
         std::string loaded_names;
         const auto load_start = std::chrono::steady_clock::now();
-        for (const Material& s : successors) {
+        for (const auto& [s, sides] : needs) {
             if (s.total() <= 2) continue;
             auto it = in_memory.find(s.name());
             if (it == in_memory.end()) {
                 if (s.name() == being_written) wait_for_write();
                 std::string error;
-                auto loaded = store.load(s, &error);
+                auto loaded = store.load(s, sides, &error);
                 if (!loaded) throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
                 it = in_memory.emplace(s.name(), loaded).first;
                 loaded_names.append(" ").append(s.name());
@@ -185,8 +197,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         writing_bytes = table_memory(*table) + writer_memory(*table);
         if (!recorded) {
             held_by_write = subtables;
-            for (const Material& s : successors)
-                if (const TableValues* t = subtables.find(s.normalized())) writing_bytes += table_memory(*t);
+            for (const auto& need : needs)
+                if (const TableValues* t = subtables.find(need.first)) writing_bytes += table_memory(*t);
         }
         writing = std::async(std::launch::async, [&store, &options, &progress, table, held = std::move(held_by_write),
                                                   seconds, name = m.name()] {

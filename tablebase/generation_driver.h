@@ -16,8 +16,9 @@ namespace pythia::tb {
 struct TableStore {
     // True if the table is stored and passes its checks; `why` says what is wrong otherwise.
     std::function<bool(const Material&, std::string* why)> present;
-    // Every value of a stored table, or nullptr with `error` set.
-    std::function<std::shared_ptr<TableValues>(const Material&, std::string* error)> load;
+    // The values of a stored table for the sides to move in `sides` (bits 1 << WHITE,
+    // 1 << BLACK; the others left empty), or nullptr with `error` set.
+    std::function<std::shared_ptr<TableValues>(const Material&, uint8_t sides, std::string* error)> load;
     // Stores a freshly generated table; throws on failure. `subtables` are those it was
     // generated from, or none when the table records its capture-resolved positions (as
     // generated tables do), since the writer needs them only to find those.

@@ -233,6 +233,12 @@ private:
                     if (!plan.table)
                         throw std::runtime_error("generating " + index_.material().name() + " needs table " +
                                                  target.name() + ", which is not loaded");
+                    // The side to move after this move, in the target's colours (lookup_conversion).
+                    const Color after_stm = plan.flip ? index_.slot(mover).color : ~index_.slot(mover).color;
+                    if (plan.table != table_.get() && plan.table->dtm[after_stm].empty())
+                        throw std::runtime_error("generating " + index_.material().name() + " needs table " +
+                                                 target.name() + " with " + (after_stm == WHITE ? "White" : "Black") +
+                                                 " to move, which is not loaded");
                     // Each piece goes to the next free slot of its (colour, type) group.
                     const TableIndex& ti = plan.table->index;
                     bool used[MAX_PIECES] = {};

@@ -102,6 +102,41 @@ bool Material::operator==(const Material& o) const {
     return true;
 }
 
+std::vector<std::pair<Material, uint8_t>> Material::successor_sides() const {
+    std::vector<std::pair<Material, uint8_t>> out;
+    auto add = [&](const Material& m, Color to_move) {
+        // As TableSet::lookup: colours (and the side to move) flip when m is not normalized.
+        const bool flip = !m.is_normalized();
+        const Material n = flip ? m.flipped() : m;
+        const uint8_t side = uint8_t(1 << (flip ? ~to_move : to_move));
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == n; });
+        if (it == out.end()) out.emplace_back(n, side);
+        else it->second |= side;
+    };
+    for (Color c : {WHITE, BLACK}) {
+        for (int pt = PAWN; pt < KING; ++pt) {  // captures of c's pieces: c to move
+            if (!count_[c][pt]) continue;
+            Material m = *this;
+            --m.count_[c][pt];
+            if (m.total() > 2) add(m, c);
+        }
+        if (!count_[c][PAWN]) continue;
+        for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {  // promotions of c's pawns
+            Material m = *this;
+            --m.count_[c][PAWN];
+            ++m.count_[c][promo];
+            add(m, ~c);
+            for (int pt = KNIGHT; pt < KING; ++pt) {
+                if (!count_[~c][pt]) continue;
+                Material mc = m;
+                --mc.count_[~c][pt];
+                add(mc, ~c);
+            }
+        }
+    }
+    return out;
+}
+
 std::vector<Material> Material::successors() const {
     std::vector<Material> out;
     auto add = [&](Material m) {

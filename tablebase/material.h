@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/core/position.h"
@@ -39,6 +40,12 @@ public:
 
     // The materials reachable by one capture or promotion (normalised, without duplicates).
     std::vector<Material> successors() const;
+    // The same tables with the sides to move that a generation of this table looks up in each
+    // (bit 1 << WHITE, 1 << BLACK, in the successor's normalized colours): a capture of a
+    // piece of colour c leaves c to move, a promotion of c's pawn the other side. A subtable
+    // needs loading only for those sides (a pawn-against-pawn table's eight promotion
+    // subtables would otherwise take 26 GB).
+    std::vector<std::pair<Material, uint8_t>> successor_sides() const;
 
 private:
     int count_[COLOR_NB][PIECE_TYPE_NB] = {};

@@ -88,14 +88,17 @@ bool table_files_valid(const std::filesystem::path& dir, const Material& materia
 }
 
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
-                                               std::string* error, int threads) {
+                                               std::string* error, int threads, uint8_t sides) {
     if (threads <= 0) threads = default_threads();
     auto table = std::make_shared<TableValues>(material.normalized());
     const TableIndex& index = table->index;
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
     if (!f) return nullptr;
     std::vector<uint8_t> dtm_codes;
-    for (Color c : {WHITE, BLACK}) {
+    std::vector<Color> loaded;
+    for (Color c : {WHITE, BLACK})
+        if (sides & (1 << c)) loaded.push_back(c);
+    for (Color c : loaded) {
         const Section* dtm = f->find(Metric::DTM, c);
         const Section* dtz = f->find(Metric::DTZ, c);
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
@@ -111,12 +114,12 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
             if (!index.decode(i, p)) {
-                for (Color c : {WHITE, BLACK}) table->dtm[c][i] = table->dtz[c][i] = VALUE_ILLEGAL;
+                for (Color c : loaded) table->dtm[c][i] = table->dtz[c][i] = VALUE_ILLEGAL;
                 continue;
             }
             TbBoard b;
             b.set(index, p);
-            for (Color c : {WHITE, BLACK})
+            for (Color c : loaded)
                 if (b.in_check(~c)) table->dtm[c][i] = table->dtz[c][i] = VALUE_ILLEGAL;
         }
     });

@@ -16,8 +16,9 @@ bool table_files_valid(const std::filesystem::path& dir, const Material& materia
 
 // The exact DTM and DTZ of every position of the table, as generated: VALUE_ILLEGAL where the
 // index is not a legal position. Reads only the DTM/DTZ file. nullptr with a message naming
-// the file and the problem if it is missing or refused. `threads` 0: all cores.
+// the file and the problem if it is missing or refused. `threads` 0: all cores. `sides`
+// (bits 1 << WHITE, 1 << BLACK) picks the sides to move to load; the others stay empty.
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
-                                               std::string* error = nullptr, int threads = 0);
+                                               std::string* error = nullptr, int threads = 0, uint8_t sides = 3);
 
 }  // namespace pythia::tb

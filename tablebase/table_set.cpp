@@ -44,7 +44,7 @@ bool TableSet::lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value
         stm = ~stm;
     }
     const TableValues* t = find(m);
-    if (!t) return false;
+    if (!t || t->dtm[stm].empty()) return false;  // absent, or loaded without this side to move
     uint64_t idx = t->index.encode(placement_for(t->index, use, n));
     dtm = t->dtm[stm][idx];
     dtz = t->dtz[stm][idx];

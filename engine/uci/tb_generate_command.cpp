@@ -93,7 +93,9 @@ int tb_generate_command(const std::vector<std::string>& args) {
     }
     TableStore store;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
-    store.load = [&](const Material& m, std::string* error) { return load_table_values(a.dir, m, error, a.threads); };
+    store.load = [&](const Material& m, uint8_t sides, std::string* error) {
+        return load_table_values(a.dir, m, error, a.threads, sides);
+    };
     store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
         GenerationInfo info;
         info.seconds = seconds;

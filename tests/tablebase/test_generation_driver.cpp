@@ -23,14 +23,17 @@ struct MemoryStore {
     TableStore store() {
         TableStore s;
         s.present = [this](const Material& m, std::string*) { return tables.count(m.name()) > 0; };
-        s.load = [this](const Material& m, std::string* error) -> std::shared_ptr<TableValues> {
+        s.load = [this](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
             ++loads;
             auto it = tables.find(m.name());
             if (it == tables.end()) {
                 if (error) *error = "not stored";
                 return nullptr;
             }
-            return it->second;
+            auto t = std::make_shared<TableValues>(*it->second);
+            for (Color c : {WHITE, BLACK})
+                if (!(sides & (1 << c))) t->dtm[c] = t->dtz[c] = {};  // as load_table_values leaves them
+            return t;
         };
         s.save = [this](const TableValues& t, const TableSet& subtables, double, int) {
             most_subtables_saved_with = std::max(most_subtables_saved_with, subtables.size());
@@ -40,11 +43,14 @@ struct MemoryStore {
     }
 };
 
-std::vector<GeneratedTable> generate(MemoryStore& ms, size_t budget) {
+std::vector<GeneratedTable> generate(MemoryStore& ms, size_t budget,
+                                     const std::vector<std::string>& tables = {"KQvKR", "KRvKR"}) {
     DriverOptions options;
     options.threads = 2;
     options.memory_budget = budget;
-    return generate_tables({*Material::parse("KQvKR"), *Material::parse("KRvKR")}, ms.store(), options);
+    std::vector<Material> wanted;
+    for (const std::string& t : tables) wanted.push_back(*Material::parse(t));
+    return generate_tables(wanted, ms.store(), options);
 }
 
 }  // namespace
@@ -78,6 +84,49 @@ TEST_CASE("the generation driver loads back the tables it does not keep, with th
             CHECK(t->dtz[c] == u.dtz[c]);
         }
     }
+}
+
+TEST_CASE("subtables loaded with only the sides to move a table looks up give the same table", "[tb][driver]") {
+    // KPvKP: both sides promote and capture, so its subtables are needed with one side to
+    // move or the other (KQvKP with Black to move, KPvK with Black, KPvKQ ... ), and with a
+    // budget too small to keep anything, every subtable is loaded with those sides only.
+    MemoryStore roomy, tight;
+    generate(roomy, size_t(1) << 32, {"KPvKP"});
+    REQUIRE(roomy.tables.count("KPvKP"));
+    tight.tables = roomy.tables;  // everything stored but KPvKP itself
+    tight.tables.erase("KPvKP");
+    generate(tight, 1, {"KPvKP"});
+    CHECK(tight.loads == int(Material::parse("KPvKP")->successors().size()));
+    REQUIRE(tight.tables.count("KPvKP"));
+    for (Color c : {WHITE, BLACK}) {
+        CHECK(roomy.tables["KPvKP"]->dtm[c] == tight.tables["KPvKP"]->dtm[c]);
+        CHECK(roomy.tables["KPvKP"]->dtz[c] == tight.tables["KPvKP"]->dtz[c]);
+    }
+}
+
+TEST_CASE("the sides to move of each successor: captures leave the captured side to move", "[tb][material]") {
+    auto sides_of = [](const char* table) {
+        std::map<std::string, uint8_t> out;
+        for (const auto& [m, sides] : Material::parse(table)->successor_sides()) out[m.name()] = sides;
+        return out;
+    };
+    const uint8_t W = 1 << WHITE, B = 1 << BLACK;
+    auto s = sides_of("KBPvKP");
+    CHECK(s["KBPvK"] == B);   // White took the pawn: Black to move
+    CHECK(s["KBvKP"] == (W | B));  // Black took White's pawn; or Black's pawn took the
+                                   // bishop promoting to one: KPvKB, stored flipped
+    CHECK(s["KPvKP"] == W);   // Black took the bishop
+    CHECK(s["KQBvKP"] == B);  // White promoted
+    CHECK(s["KBPvKQ"] == W);  // Black promoted
+    CHECK(s["KBPvKN"] == W);
+    // Colours flip with the material: Black's knight taken in KRvKN leaves KRvK with Black to
+    // move; in KNvKR (stored as KRvKN) White's rook taken leaves KNvK... stored as KNvK, White.
+    auto r = sides_of("KRvKN");
+    CHECK(r["KRvK"] == B);
+    CHECK(r["KNvK"] == B);  // Black took the rook: White to move, colours flipped to store KNvK
+    // The same materials as successors().
+    const Material kbpkp = *Material::parse("KBPvKP");
+    CHECK(kbpkp.successors().size() == kbpkp.successor_sides().size());
 }
 
 TEST_CASE("a generated table is written without holding its subtables", "[tb][driver]") {
