@@ -151,9 +151,9 @@ int tb_verify_command(const std::vector<std::string>& args) {
         }
         TableSet subtables;
         bool missing = false;
-        for (const Material& s : m.successors()) {
+        for (const auto& [s, sides] : m.successor_sides()) {  // only the sides to move looked up
             if (s.total() <= 2) continue;
-            auto sub = load_table_values(a.dir, s, &error, a.threads);
+            auto sub = load_table_values(a.dir, s, &error, a.threads, sides);
             if (!sub) {
                 std::printf("%-8s FAILED: its subtable %s: %s\n", m.name().c_str(), s.name().c_str(), error.c_str());
                 missing = true;
