@@ -139,34 +139,7 @@ std::vector<std::pair<Material, uint8_t>> Material::successor_sides() const {
 
 std::vector<Material> Material::successors() const {
     std::vector<Material> out;
-    auto add = [&](Material m) {
-        m = m.normalized();
-        if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
-    };
-    for (Color c : {WHITE, BLACK}) {
-        // Captures of a non-king piece of colour c.
-        for (int pt = PAWN; pt < KING; ++pt) {
-            if (!count_[c][pt]) continue;
-            Material m = *this;
-            --m.count_[c][pt];
-            if (m.total() > 2) add(m);
-        }
-        // Promotions of a pawn of colour c (with or without capture).
-        if (!count_[c][PAWN]) continue;
-        for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {
-            Material m = *this;
-            --m.count_[c][PAWN];
-            ++m.count_[c][promo];
-            add(m);
-            // Capturing on the last rank: any non-pawn piece of the other side can stand there.
-            for (int pt = KNIGHT; pt < KING; ++pt) {
-                if (!count_[~c][pt]) continue;
-                Material mc = m;
-                --mc.count_[~c][pt];
-                add(mc);
-            }
-        }
-    }
+    for (const auto& [m, sides] : successor_sides()) out.push_back(m);
     return out;
 }
 
