@@ -1,5 +1,7 @@
 #include "engine/uci/decision.h"
 
+#include <algorithm>
+
 #include "engine/uci/tablebase_move.h"
 
 namespace pythia {
@@ -22,9 +24,12 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
     // pieces, the move the tables choose (see ARCHITECTURE.md, "Playing from the tables"):
     // the shortest mate that the 50-move rule lets through, the longest resistance, or the
     // drawing moves for the search to choose from. Not for MultiPV analysis, which wants the
-    // search's view of several moves.
-    if (context.tablebases && context.options.spin("MultiPV") == 1 &&
-        context.position.count_all() <= context.tablebases->max_pieces()) {
+    // search's view of several moves. TBProbeLimit bounds the root as it bounds the tree
+    // (0: the tables are not used at all), as SyzygyProbeLimit does in Stockfish.
+    const int piece_limit = context.tablebases ? std::min<int>(int(context.options.spin("TBProbeLimit")),
+                                                               context.tablebases->max_pieces())
+                                               : 0;
+    if (context.tablebases && context.options.spin("MultiPV") == 1 && context.position.count_all() <= piece_limit) {
         if (auto t = tablebase_move(*context.tablebases, context.position, context.options.check("TB50MoveRule"),
                                     limits.search_moves)) {
             context.info_string(t->info);

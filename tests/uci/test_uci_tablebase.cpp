@@ -46,7 +46,10 @@ Move pythia_move(EngineProcess& e, const std::string& start_fen, const std::vect
     std::string cmd = "position fen " + start_fen;
     if (!moves.empty()) {
         cmd += " moves";
-        for (Move m : moves) cmd += " " + move_to_uci(m);
+        for (Move m : moves) {
+            cmd += ' ';
+            cmd += move_to_uci(m);
+        }
     }
     e.send(cmd);
     e.send("go depth 4");
@@ -262,6 +265,48 @@ TEST_CASE("with a high halfmove clock Pythia takes a zeroing route and still win
     CHECK(r.end == End::MATE_BY_PYTHIA);
 }
 
+TEST_CASE("a move into a threefold repetition is a draw whatever the tables say", "[uci][tablebase]") {
+    REQUIRE_TABLES();
+    // KQvK, White to move, then four plies twice: the queen goes h1-h2-h1, the black king
+    // c3-d3-c3. At the end Black (lost by the tables) is on d3, and Kc3 repeats the start
+    // position a third time: a draw. The tables' longest resistance is Kd4, not Kc3.
+    const std::string start = "8/8/8/8/8/2k5/8/K6Q w - - 0 1";
+    const std::vector<std::string> history = {"h1h2", "c3d3", "h2h1", "d3c3", "h1h2", "c3d3", "h2h1"};
+    Position pos;
+    REQUIRE(pos.set_fen(start));
+    std::vector<Move> moves;
+    for (const std::string& uci : history) {
+        const Move m = parse_uci_move(pos, uci);
+        REQUIRE(m);
+        moves.push_back(m);
+        pos.do_move(m);
+    }
+    REQUIRE_FALSE(pos.is_threefold_repetition());
+    const auto ranked = tables->rank_root_moves(pos);
+    REQUIRE(ranked);
+    int longest = 0;
+    Move longest_move;
+    for (const tb::RootMove& rm : *ranked) {
+        REQUIRE(rm.wdl == -2);  // every move loses by the tables
+        REQUIRE(rm.dtm);
+        if (tb::distance_of(*rm.dtm) > longest) longest = tb::distance_of(*rm.dtm), longest_move = rm.move;
+    }
+    const Move repeat = parse_uci_move(pos, "d3c3");
+    REQUIRE(longest_move != repeat);
+
+    EngineProcess e;
+    started(e);
+    std::vector<std::string> lines;
+    CHECK(pythia_move(e, start, moves, pos, &lines) == repeat);
+    bool draw_reported = false;
+    for (const auto& l : lines) draw_reported |= l.rfind("info string tablebase draw", 0) == 0;
+    CHECK(draw_reported);
+
+    // Without the history the same position is lost, and Pythia resists longest.
+    lines.clear();
+    CHECK(pythia_move(e, pos.fen(), {}, pos, &lines) == longest_move);
+}
+
 TEST_CASE("castling rights or more pieces than the tables hold fall through to the search", "[uci][tablebase]") {
     REQUIRE_TABLES();
     EngineProcess e;
@@ -307,6 +352,20 @@ TEST_CASE("the search probes the tables inside the tree and reports tbhits", "[u
     REQUIRE(e.read_line_starting("bestmove", 30000, &lines));
     for (const auto& l : lines)
         if (l.rfind("info depth", 0) == 0) CHECK(l.find(" tbhits 0 ") != std::string::npos);
+
+    // The limit bounds the root too: a KQvKR root of four pieces is searched, not looked up,
+    // with a limit of 0 or 3, and looked up again with 4.
+    for (int limit : {0, 3, 4}) {
+        e.send("setoption name TBProbeLimit value " + std::to_string(limit));
+        e.send("position fen 8/8/8/2k5/8/8/1r6/3QK3 w - - 0 1");
+        e.send("go depth 6");
+        lines.clear();
+        REQUIRE(e.read_line_starting("bestmove", 30000, &lines));
+        bool from_tables = false;
+        for (const auto& l : lines) from_tables |= l.rfind("info string tablebase ", 0) == 0;
+        INFO("TBProbeLimit " << limit);
+        CHECK(from_tables == (limit == 4));
+    }
 }
 
 TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci][tablebase]") {
