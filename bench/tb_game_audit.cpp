@@ -1,14 +1,16 @@
 // tb-game-audit: what the tablebases say about the endings of played games, per engine.
 //
-//   tb-game-audit [--dir D] <games.pgn>...
+//   tb-game-audit [--dir D] [--list] <games.pgn>...
 //
 // Replays every game and probes the WDL of each position with at most the tables' number of
 // pieces. A move "spoils" when it lowers its player's value: a win (2) to a draw or a loss, or
-// a draw to a loss (cursed wins and blessed losses count as draws, as under the 50-move rule;
-// the halfmove clock is not taken into account). Per engine (the PGN's White and Black tags) it
+// a draw to a loss (cursed wins and blessed losses count as draws, as under the 50-move rule; a
+// move that completes 50 moves or a threefold repetition is a draw; otherwise the halfmove clock
+// is not taken into account). Per engine (the PGN's White and Black tags) it
 // prints the moves played in table positions, the spoiling moves, and for each game the value
 // of the first table position against the result the engine got. It measures where the
 // tables change results in a match such as `scripts/match ... TablebasePath=<empty>`.
+// --list prints each spoiling move with its position and both values.
 #include <iostream>
 #include <map>
 #include <fstream>
@@ -17,6 +19,7 @@
 
 #include "book/pgn_game.h"
 #include "book/pgn_reader.h"
+#include "engine/core/notation.h"
 #include "tablebase/tablebases.h"
 
 using namespace pythia;
@@ -39,16 +42,18 @@ int outcome(int wdl) { return wdl > 1 ? 1 : wdl < -1 ? -1 : 0; }
 int main(int argc, char** argv) {
     std::string dir = "tablebases";
     std::vector<std::string> files;
+    bool list = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+        else if (a == "--list") list = true;
         else if (a.rfind("--", 0) == 0) {
-            std::cerr << "usage: tb-game-audit [--dir D] <games.pgn>...\n";
+            std::cerr << "usage: tb-game-audit [--dir D] [--list] <games.pgn>...\n";
             return 2;
         } else files.push_back(a);
     }
     if (files.empty()) {
-        std::cerr << "usage: tb-game-audit [--dir D] <games.pgn>...\n";
+        std::cerr << "usage: tb-game-audit [--dir D] [--list] <games.pgn>...\n";
         return 2;
     }
     tb::Tablebases tb;
@@ -101,11 +106,19 @@ int main(int argc, char** argv) {
                         else if (value == 0) ++e.drawn_entered, e.drawn_lost += got < 0;
                         else ++e.lost_entered, e.lost_saved += got >= 0;
                     }
+                    const std::string fen = list ? pos.fen() : std::string();
                     pos.do_move(m);
                     std::optional<int> after = tb.probe_wdl(pos);
                     ++t.moves;
                     if (after) {
-                        const int from = outcome(*before), to = outcome(-*after);
+                        // A move that completes 50 moves or repeats a position a third
+                        // time ends the game drawn, whatever the tables say of the position.
+                        const bool drawn_now = pos.is_fifty_move_draw() || pos.is_threefold_repetition();
+                        const int from = outcome(*before), to = drawn_now ? 0 : outcome(-*after);
+                        if (list && to < from)
+                            std::cout << names[us] << " spoils: " << fen << " " << move_to_uci(m) << ", wdl " << *before
+                                      << " -> " << -*after << " (game " << games << " of the input, "
+                                      << game.description() << ")\n";
                         if (from > 0 && to == 0) ++t.win_to_draw;
                         if (from > 0 && to < 0) ++t.win_to_loss;
                         if (from == 0 && to < 0) ++t.draw_to_loss;
