@@ -1,5 +1,5 @@
 // extract-endgames: endgame starting positions from the endings of real games, for matches
-// that measure what the tablebases are worth (bench/endgames.epd).
+// that measure what the tablebases are worth (bench/endgames.epd, bench/endgames-unfiltered.epd).
 //
 //   extract-endgames <games.pgn> [--min 6] [--max 8] [--max-imbalance 4]
 //                    [--eval-window LO,HI [--engine E] [--depth D]] > endgames.epd
