@@ -1,7 +1,5 @@
 #include "engine/uci/decision.h"
 
-#include <algorithm>
-
 #include "engine/uci/tablebase_move.h"
 
 namespace pythia {
@@ -26,10 +24,8 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
     // drawing moves for the search to choose from. Not for MultiPV analysis, which wants the
     // search's view of several moves. TBProbeLimit bounds the root as it bounds the tree
     // (0: the tables are not used at all), as SyzygyProbeLimit does in Stockfish.
-    const int piece_limit = context.tablebases ? std::min<int>(int(context.options.spin("TBProbeLimit")),
-                                                               context.tablebases->max_pieces())
-                                               : 0;
-    if (context.tablebases && context.options.spin("MultiPV") == 1 && context.position.count_all() <= piece_limit) {
+    if (context.tablebases && context.options.spin("MultiPV") == 1 &&
+        context.position.count_all() <= context.tb_piece_limit) {
         if (auto t = tablebase_move(*context.tablebases, context.position, context.options.check("TB50MoveRule"),
                                     limits.search_moves)) {
             context.info_string(t->info);

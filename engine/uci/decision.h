@@ -19,6 +19,7 @@ struct DecisionContext {
     std::function<void(const std::string&)> info_string;  // tell the GUI what was decided
     BookPlayer* book = nullptr;                            // the opening book step, if any
     const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
+    int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
 };
 
 struct Decision {

@@ -295,15 +295,18 @@ void UciEngine::cmd_go(std::istream& args) {
                     std::to_string(limits.depth) + ", nodes " + std::to_string(limits.nodes));
 
     prepare_tablebases();
+    // TBProbeLimit, as far as the loaded tables reach: for the root lookup and the tree alike.
+    const int tb_piece_limit = std::min<int>(int(options_.spin("TBProbeLimit")), tablebases_.max_pieces());
     const Decision decided = decide_move(
-        {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_}, limits);
+        {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_, tb_piece_limit},
+        limits);
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
     options.move_overhead_ms = options_.spin("Move Overhead");
     options.verdict = decided.verdict;
     options.tb.tables = &tablebases_;
-    options.tb.piece_limit = std::min<int>(int(options_.spin("TBProbeLimit")), tablebases_.max_pieces());
+    options.tb.piece_limit = tb_piece_limit;
     options.tb.min_depth = int(options_.spin("TBProbeDepth"));
     options.tb.fifty_move_rule = options_.check("TB50MoveRule");
     SearchCallbacks callbacks;
