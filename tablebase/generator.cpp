@@ -103,10 +103,12 @@ struct Metric {
 };
 
 // How to look up the successor of a conversion: which table, whether colours are exchanged,
-// and for each of the target table's slots, the slot of this table the piece comes from.
+// the side to move there, and for each of the target table's slots, the slot of this table
+// the piece comes from.
 struct ConversionPlan {
     const TableValues* table = nullptr;  // nullptr: bare kings, a draw
     bool flip = false;
+    Color stm = WHITE;  // the opponent of the mover, in the target's colours
     int n = 0;
     int8_t source[MAX_PIECES] = {};
 };
@@ -233,11 +235,10 @@ private:
                     if (!plan.table)
                         throw std::runtime_error("generating " + index_.material().name() + " needs table " +
                                                  target.name() + ", which is not loaded");
-                    // The side to move after this move, in the target's colours (lookup_conversion).
-                    const Color after_stm = plan.flip ? index_.slot(mover).color : ~index_.slot(mover).color;
-                    if (plan.table != table_.get() && plan.table->dtm[after_stm].empty())
+                    plan.stm = plan.flip ? index_.slot(mover).color : ~index_.slot(mover).color;
+                    if (plan.table != table_.get() && plan.table->dtm[plan.stm].empty())
                         throw std::runtime_error("generating " + index_.material().name() + " needs table " +
-                                                 target.name() + " with " + (after_stm == WHITE ? "White" : "Black") +
+                                                 target.name() + " with " + (plan.stm == WHITE ? "White" : "Black") +
                                                  " to move, which is not loaded");
                     // Each piece goes to the next free slot of its (colour, type) group.
                     const TableIndex& ti = plan.table->index;
@@ -254,8 +255,8 @@ private:
                 }
     }
 
-    // Values after a conversion `m` from placement p (side `us` to move), for the opponent.
-    void lookup_conversion(const Placement& p, const TbMove& m, Color us, Value& dtm, Value& dtz) const {
+    // Values after a conversion `m` from placement p, for the opponent of the mover.
+    void lookup_conversion(const Placement& p, const TbMove& m, Value& dtm, Value& dtz) const {
         const ConversionPlan& plan = plans_[m.captured_slot + 1][m.slot][promo_index(m.promotion)];
         if (!plan.table) {
             dtm = dtz = VALUE_UNKNOWN;
@@ -268,9 +269,8 @@ private:
             q[t] = plan.flip ? flip_rank(sq) : sq;
         }
         const uint64_t idx = plan.table->index.encode(q);
-        const Color stm = plan.flip ? us : ~us;
-        dtm = plan.table->dtm[stm][idx];
-        dtz = plan.table->dtz[stm][idx];
+        dtm = plan.table->dtm[plan.stm][idx];
+        dtz = plan.table->dtz[plan.stm][idx];
     }
 
     // Values of a successor position: in this table (an earlier slice) or in a subtable.
@@ -331,7 +331,7 @@ private:
                 };
                 int moves = scan_legal_moves(b, us, count, weigh_each, quiet_weight, [&](const TbMove& m) {
                     Value sdtm, sdtz;
-                    lookup_conversion(p, m, us, sdtm, sdtz);
+                    lookup_conversion(p, m, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
                     if (m.captured_slot >= 0) {
                         const int victim = b.pieces[m.captured_slot].type;
