@@ -15,8 +15,8 @@
 // keeps the starts that are neither dead draws nor already decided, where the way an ending is
 // played can still change its result (the score is written as the EPD opcode `ce`, from the
 // side to move, with `acd`, the depth).
-#include <fstream>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>

@@ -11,9 +11,10 @@
 // of the first table position against the result the engine got. It measures where the
 // tables change results in a match such as `scripts/match ... TablebasePath=<empty>`.
 // --list prints each spoiling move with its position and both values.
+#include <fstream>
 #include <iostream>
 #include <map>
-#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,54 @@ struct EngineTally {
 };
 
 int outcome(int wdl) { return wdl > 1 ? 1 : wdl < -1 ? -1 : 0; }
+
+// The game's first table position, valued for each player against the result they got.
+void tally_entry(EngineTally& e, int value, int got) {
+    ++e.games;
+    if (value > 0) ++e.won_entered, e.won_kept += got > 0;
+    else if (value == 0) ++e.drawn_entered, e.drawn_lost += got < 0;
+    else ++e.lost_entered, e.lost_saved += got >= 0;
+}
+
+// Audits one replayed game; `number` names it in the --list lines.
+void audit_game(const tb::Tablebases& tb, const PgnGame& game, const ReplayedGame& replay, long number, bool list,
+                std::map<std::string, EngineTally>& tally) {
+    const std::string* white = game.tag("White");
+    const std::string* black = game.tag("Black");
+    const std::string names[2] = {white ? *white : "?", black ? *black : "?"};
+    const int result_for_white = replay.result == GameResult::WHITE_WINS   ? 1
+                                 : replay.result == GameResult::BLACK_WINS ? -1
+                                                                           : 0;
+    bool entered = false;
+    Position pos = replay.start;
+    std::optional<int> wdl = tb.probe_wdl(pos);  // of the position before each move, side to move's view
+    for (Move m : replay.moves) {
+        const Color us = pos.side_to_move();
+        const std::optional<int> before = wdl;
+        const std::string fen = list && before ? pos.fen() : std::string();
+        pos.do_move(m);
+        wdl = tb.probe_wdl(pos);
+        if (!before) continue;
+        if (!entered) {
+            entered = true;
+            tally_entry(tally[names[us]], outcome(*before), us == WHITE ? result_for_white : -result_for_white);
+            tally_entry(tally[names[~us]], outcome(-*before), us == WHITE ? -result_for_white : result_for_white);
+        }
+        EngineTally& t = tally[names[us]];
+        ++t.moves;
+        if (!wdl) continue;
+        // A move that completes 50 moves or repeats a position a third time ends the game
+        // drawn, whatever the tables say of the position.
+        const bool drawn_now = pos.is_fifty_move_draw() || pos.is_threefold_repetition();
+        const int from = outcome(*before), to = drawn_now ? 0 : outcome(-*wdl);
+        if (list && to < from)
+            std::cout << names[us] << " spoils: " << fen << " " << move_to_uci(m) << ", wdl " << *before << " -> "
+                      << -*wdl << " (game " << number << " of the input, " << game.description() << ")\n";
+        if (from > 0 && to == 0) ++t.win_to_draw;
+        if (from > 0 && to < 0) ++t.win_to_loss;
+        if (from == 0 && to < 0) ++t.draw_to_loss;
+    }
+}
 
 }  // namespace
 
@@ -81,52 +130,7 @@ int main(int argc, char** argv) {
                 ++unreadable;
                 continue;
             }
-            ++games;
-            const std::string* white = game.tag("White");
-            const std::string* black = game.tag("Black");
-            const std::string names[2] = {white ? *white : "?", black ? *black : "?"};
-            int result_for_white = replay.result == GameResult::WHITE_WINS   ? 1
-                                   : replay.result == GameResult::BLACK_WINS ? -1
-                                                                             : 0;
-            bool entered[2] = {false, false};
-            Position pos = replay.start;
-            for (Move m : replay.moves) {
-                const Color us = pos.side_to_move();
-                std::optional<int> before = tb.probe_wdl(pos);
-                if (before) {
-                    EngineTally& t = tally[names[us]];
-                    for (Color c : {WHITE, BLACK}) {
-                        if (entered[c]) continue;
-                        entered[c] = true;
-                        EngineTally& e = tally[names[c]];
-                        const int value = outcome(c == us ? *before : -*before);
-                        const int got = c == WHITE ? result_for_white : -result_for_white;
-                        ++e.games;
-                        if (value > 0) ++e.won_entered, e.won_kept += got > 0;
-                        else if (value == 0) ++e.drawn_entered, e.drawn_lost += got < 0;
-                        else ++e.lost_entered, e.lost_saved += got >= 0;
-                    }
-                    const std::string fen = list ? pos.fen() : std::string();
-                    pos.do_move(m);
-                    std::optional<int> after = tb.probe_wdl(pos);
-                    ++t.moves;
-                    if (after) {
-                        // A move that completes 50 moves or repeats a position a third
-                        // time ends the game drawn, whatever the tables say of the position.
-                        const bool drawn_now = pos.is_fifty_move_draw() || pos.is_threefold_repetition();
-                        const int from = outcome(*before), to = drawn_now ? 0 : outcome(-*after);
-                        if (list && to < from)
-                            std::cout << names[us] << " spoils: " << fen << " " << move_to_uci(m) << ", wdl " << *before
-                                      << " -> " << -*after << " (game " << games << " of the input, "
-                                      << game.description() << ")\n";
-                        if (from > 0 && to == 0) ++t.win_to_draw;
-                        if (from > 0 && to < 0) ++t.win_to_loss;
-                        if (from == 0 && to < 0) ++t.draw_to_loss;
-                    }
-                    continue;
-                }
-                pos.do_move(m);
-            }
+            audit_game(tb, game, replay, ++games, list, tally);
         }
     }
     std::cout << games << " games read";
