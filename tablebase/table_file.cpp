@@ -98,10 +98,12 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         XXH3_state_t* state = XXH3_createState();
         XXH3_64bits_reset(state);
         bool cancelled = false;
+        file_.advise(MappedFile::Access::SEQUENTIAL);  // read ahead from disk while hashing
         for (uint64_t at = header_.header_size; at < size && !cancelled; at += PIECE) {
             XXH3_64bits_update(state, data + at, std::min(PIECE, size - at));
             cancelled = cancel && cancel->load(std::memory_order_relaxed);
         }
+        file_.advise(MappedFile::Access::RANDOM);  // probes are scattered
         const uint64_t hash = XXH3_64bits_digest(state);
         XXH3_freeState(state);
         if (cancelled) return fail(error, "cancelled");

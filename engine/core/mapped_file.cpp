@@ -47,10 +47,14 @@ bool MappedFile::open(const std::string& path, std::string* error, Access access
     int e = errno;
     ::close(fd);  // the mapping keeps the file alive
     if (p == MAP_FAILED) return fail(error, std::string("cannot map into memory: ") + std::strerror(e));
-    if (access == Access::RANDOM) madvise(p, size_t(st.st_size), MADV_RANDOM);
     data_ = static_cast<const uint8_t*>(p);
     size_ = size_t(st.st_size);
+    if (access == Access::RANDOM) advise(access);
     return true;
+}
+
+void MappedFile::advise(Access access) const {
+    if (data_) madvise(const_cast<uint8_t*>(data_), size_, access == Access::RANDOM ? MADV_RANDOM : MADV_SEQUENTIAL);
 }
 
 double MappedFile::resident_fraction() const {
