@@ -88,7 +88,7 @@ bool table_files_valid(const std::filesystem::path& dir, const Material& materia
 }
 
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
-                                               std::string* error, int threads, uint8_t sides) {
+                                               std::string* error, int threads, uint8_t sides, LoadFor purpose) {
     if (threads <= 0) threads = default_threads();
     auto table = std::make_shared<TableValues>(material.normalized());
     const TableIndex& index = table->index;
@@ -108,6 +108,7 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
             return nullptr;
         }
     }
+    if (purpose == LoadFor::LEGAL_LOOKUPS) return table;
     // Don't-care entries were stored as whatever compressed best: mark them illegal again,
     // exactly as the generator does (no position, or the side not to move in check).
     parallel_for(index.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {

@@ -94,7 +94,7 @@ int tb_generate_command(const std::vector<std::string>& args) {
     TableStore store;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
     store.load = [&](const Material& m, uint8_t sides, std::string* error) {
-        return load_table_values(a.dir, m, error, a.threads, sides);
+        return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
     };
     store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
         GenerationInfo info;
@@ -153,7 +153,7 @@ int tb_verify_command(const std::vector<std::string>& args) {
         bool missing = false;
         for (const auto& [s, sides] : m.successor_sides()) {  // only the sides to move looked up
             if (s.total() <= 2) continue;
-            auto sub = load_table_values(a.dir, s, &error, a.threads, sides);
+            auto sub = load_table_values(a.dir, s, &error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
             if (!sub) {
                 std::printf("%-8s FAILED: its subtable %s: %s\n", m.name().c_str(), s.name().c_str(), error.c_str());
                 missing = true;
