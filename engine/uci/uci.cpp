@@ -54,7 +54,7 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
     };
     declare_options();
     // A large DTM/DTZ file is checksummed by a background thread on its first root probe,
-    // instead of stalling the move (seconds for a 5-piece file not in the page cache).
+    // instead of stalling the move (up to a second for a 5-piece file not in the page cache).
     tablebases_.open_distance_files_in_background(true);
     load_tablebases(options_.find("TablebasePath")->value,
                     [](const std::string& line) { spdlog::info("{}", line); });
