@@ -127,4 +127,15 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     return table;
 }
 
+bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out, std::string* error,
+                    int threads) {
+    for (const auto& [s, sides] : material.successor_sides()) {
+        if (s.total() <= 2) continue;  // bare kings: a draw, no table
+        auto sub = load_table_values(dir, s, error, threads, sides, LoadFor::LEGAL_LOOKUPS);
+        if (!sub) return false;
+        out.add(sub);
+    }
+    return true;
+}
+
 }  // namespace pythia::tb

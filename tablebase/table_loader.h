@@ -34,4 +34,10 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
                                                std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
                                                LoadFor purpose = LoadFor::EVERY_POSITION);
 
+// Every table `material` converts into (Material::successor_sides), each loaded for lookups
+// with the sides to move it is looked up with. False with the loader's message (naming the
+// file) if one is missing or refused.
+bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out,
+                    std::string* error = nullptr, int threads = 0);
+
 }  // namespace pythia::tb

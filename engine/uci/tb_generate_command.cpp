@@ -150,18 +150,8 @@ int tb_verify_command(const std::vector<std::string>& args) {
             continue;
         }
         TableSet subtables;
-        bool missing = false;
-        for (const auto& [s, sides] : m.successor_sides()) {  // only the sides to move looked up
-            if (s.total() <= 2) continue;
-            auto sub = load_table_values(a.dir, s, &error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
-            if (!sub) {
-                std::printf("%-8s FAILED: its subtable %s: %s\n", m.name().c_str(), s.name().c_str(), error.c_str());
-                missing = true;
-                break;
-            }
-            subtables.add(sub);
-        }
-        if (missing) {
+        if (!load_subtables(a.dir, m, subtables, &error, a.threads)) {
+            std::printf("%-8s FAILED: a subtable: %s\n", m.name().c_str(), error.c_str());
             ++failures;
             continue;
         }

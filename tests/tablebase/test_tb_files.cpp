@@ -92,13 +92,8 @@ TEST_CASE("tables generated from subtables loaded for lookups equal those genera
         INFO(name);
         const Material m = *Material::parse(name);
         TableSet subtables;
-        for (const auto& [s, sides] : m.successor_sides()) {
-            if (s.total() <= 2) continue;
-            std::string error;
-            auto sub = load_table_values(dir, s, &error, 2, sides, LoadFor::LEGAL_LOOKUPS);
-            REQUIRE(sub);
-            subtables.add(sub);
-        }
+        std::string error;
+        REQUIRE(load_subtables(dir, m, subtables, &error, 2));
         GenerationOptions options;
         options.threads = 2;
         auto again = generate_table(m, subtables, options);
