@@ -1,13 +1,16 @@
 #include "tablebase/verifier.h"
 
 #include <mutex>
-#include <thread>
 
 #include "tablebase/move_values.h"
+#include "tablebase/parallel.h"
 
 namespace pythia::tb {
 
 namespace {
+
+// More than any position of up to five pieces has (four queens and a king: 4 * 27 + 8).
+constexpr int MAX_MOVES = 128;
 
 std::string describe(Value v) {
     if (is_illegal(v)) return "illegal";
@@ -30,7 +33,7 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
 
     VerifyReport report;
     std::mutex mutex;
-    auto check_range = [&](uint64_t begin, uint64_t end) {
+    auto check_range = [&](uint64_t begin, uint64_t end, int /*worker*/) {
         VerifyReport local;
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
@@ -40,22 +43,54 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
             for (Color us : {WHITE, BLACK}) {
                 if (b.in_check(~us)) continue;  // not a position: the side not to move is in check
                 ++local.positions;
+                // First pass: every legal move, and for the moves that keep the material the
+                // successor's index, fetched ahead so that the cache misses of all moves
+                // overlap (the table is far larger than the cache).
+                struct Pending {
+                    TbMove move;
+                    uint64_t same_table_index;  // UINT64_MAX: the successor is in a subtable
+                };
+                Pending pending[MAX_MOVES];
+                int count = 0;
+                const ValueArray& next_dtm = table.dtm[~us];
+                const ValueArray& next_dtz = table.dtz[~us];
+                const int moves = for_each_legal_move(b, us, [&](const TbMove& m) {
+                    Pending& e = pending[count++];
+                    e.move = m;
+                    e.same_table_index = UINT64_MAX;
+                    if (m.captured_slot < 0 && m.promotion == NO_PIECE_TYPE && !m.double_step) {
+                        // The full encoding of the moved placement, not the generator's
+                        // incremental one.
+                        Placement q = p;
+                        q[m.slot] = m.to;
+                        e.same_table_index = index.encode(q);
+                        __builtin_prefetch(&next_dtm[e.same_table_index]);
+                        __builtin_prefetch(&next_dtz[e.same_table_index]);
+                    }
+                });
                 Value best_dtm = VALUE_UNKNOWN, best_dtz = VALUE_UNKNOWN;
-                bool any = false;
-                int moves = for_each_legal_move(b, us, [&](const TbMove& m) {
-                    PieceOn after[MAX_PIECES];
-                    const int k = pieces_after(b, m, after);
+                for (int k = 0; k < count; ++k) {
+                    const TbMove& m = pending[k].move;
                     Value sdtm, sdtz;
-                    lookup(after, k, ~us, sdtm, sdtz);
-                    int wdl = wdl_of_dtz(sdtz);
-                    if (m.double_step)
-                        improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl, lookup);
+                    int wdl;
+                    if (pending[k].same_table_index != UINT64_MAX) {
+                        sdtm = next_dtm[pending[k].same_table_index];
+                        sdtz = next_dtz[pending[k].same_table_index];
+                        wdl = wdl_of_dtz(sdtz);
+                    } else {
+                        PieceOn after[MAX_PIECES];
+                        const int n = pieces_after(b, m, after);
+                        lookup(after, n, ~us, sdtm, sdtz);
+                        wdl = wdl_of_dtz(sdtz);
+                        if (m.double_step)
+                            improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl,
+                                                    lookup);
+                    }
                     const Value dtm = value_from_mover(sdtm);
                     const Value dtz = m.zeroing(b) ? dtz_of_zeroing_move(wdl) : value_from_mover(sdtz);
-                    if (!any || value_rank(dtm) > value_rank(best_dtm)) best_dtm = dtm;
-                    if (!any || value_rank(dtz) > value_rank(best_dtz)) best_dtz = dtz;
-                    any = true;
-                });
+                    if (k == 0 || value_rank(dtm) > value_rank(best_dtm)) best_dtm = dtm;
+                    if (k == 0 || value_rank(dtz) > value_rank(best_dtz)) best_dtz = dtz;
+                }
                 if (moves == 0) best_dtm = best_dtz = b.in_check(us) ? loss_in(0) : VALUE_UNKNOWN;
                 const Value dtm = table.dtm[us][i], dtz = table.dtz[us][i];
                 if (dtm != best_dtm || dtz != best_dtz) {
@@ -74,11 +109,8 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
             if (report.examples.size() < 10) report.examples.push_back(std::move(e));
     };
 
-    const int n = std::max(1, threads);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < n; ++t)
-        pool.emplace_back(check_range, index.size() * t / n, index.size() * (t + 1) / n);
-    for (auto& t : pool) t.join();
+    // Chunks taken in turn, so that a worker slowed by other load does not hold up the rest.
+    parallel_for(index.size(), threads, uint64_t(1) << 16, check_range);
     return report;
 }
 

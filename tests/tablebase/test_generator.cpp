@@ -4,6 +4,7 @@
 // capture-resolved positions the generator records for the WDL files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <iostream>
 #include <map>
@@ -153,6 +154,17 @@ TEST_CASE("the verifier accepts generated tables and catches a wrong value", "[t
     CHECK(bad.mismatches >= 1);
     REQUIRE_FALSE(bad.examples.empty());
     CHECK(bad.examples[0].find("DTM") != std::string::npos);
+
+    // Lengthen one loss's DTZ by two plies, on the other side to move.
+    TableValues slow = table("KRvK");
+    victim = 0;
+    while (!(is_loss(slow.dtz[BLACK][victim]) && distance_of(slow.dtz[BLACK][victim]) > 5)) ++victim;
+    slow.dtz[BLACK][victim] = loss_in(distance_of(slow.dtz[BLACK][victim]) + 2);
+    VerifyReport late = verify_table(slow, generated(), 2);
+    CHECK(late.mismatches >= 1);
+    // The victim itself, or a predecessor that now wins more slowly through it.
+    CHECK(std::any_of(late.examples.begin(), late.examples.end(),
+                      [](const std::string& e) { return e.find("DTZ loss in") != std::string::npos; }));
 }
 
 TEST_CASE("the generator records the capture-resolved positions a search of the captures finds",
