@@ -127,6 +127,22 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     return table;
 }
 
+bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material,
+                      std::array<ValueArray, COLOR_NB>& out, std::array<bool, COLOR_NB>& capture_resolved, std::string* error,
+                      int threads) {
+    if (threads <= 0) threads = default_threads();
+    const TableIndex index(material.normalized());
+    auto f = open_file(dir, index, FileKind::WDL, error);
+    if (!f) return false;
+    for (Color c : {WHITE, BLACK}) {
+        const Section* s = f->find(Metric::WDL, c);
+        if (!s || !decode_section(*f, *s, out[c], nullptr, nullptr, nullptr, threads))
+            return fail(error, f->path().string() + ": corrupt data");
+        capture_resolved[c] = s->h.flags & FLAG_CAPTURE_RESOLVED;
+    }
+    return true;
+}
+
 bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out, std::string* error,
                     int threads) {
     for (const auto& [s, sides] : material.successor_sides()) {

@@ -2,6 +2,7 @@
 // memory, and for checking files before generating them again.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -33,6 +34,14 @@ enum class LoadFor {
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
                                                std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
                                                LoadFor purpose = LoadFor::EVERY_POSITION);
+
+// The WDL file's stored symbols (WDL + 2) of every index, for both sides to move, and, per side,
+// whether the file leaves capture-resolved positions low (FLAG_CAPTURE_RESOLVED, see FORMAT.md). Entries
+// that are no legal position hold whatever compressed best. For `tb verify`. False with a
+// message naming the file if it is missing or refused.
+bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material,
+                      std::array<ValueArray, COLOR_NB>& out, std::array<bool, COLOR_NB>& capture_resolved, std::string* error = nullptr,
+                      int threads = 0);
 
 // Every table `material` converts into (Material::successor_sides), each loaded for lookups
 // with the sides to move it is looked up with. False with the loader's message (naming the

@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "tablebase/captures.h"
 #include "tablebase/move_values.h"
 #include "tablebase/parallel.h"
 
@@ -11,6 +12,14 @@ namespace {
 
 // More than any position of up to five pieces has (four queens and a king: 4 * 27 + 8).
 constexpr int MAX_MOVES = 128;
+
+// Adds a worker's counts and examples (at most 10 in all) to the whole report.
+void add_to(VerifyReport& report, VerifyReport& part) {
+    report.positions += part.positions;
+    report.mismatches += part.mismatches;
+    for (auto& e : part.examples)
+        if (report.examples.size() < 10) report.examples.push_back(std::move(e));
+}
 
 std::string describe(Value v) {
     if (is_illegal(v)) return "illegal";
@@ -103,14 +112,58 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
             }
         }
         std::lock_guard<std::mutex> lock(mutex);
-        report.positions += local.positions;
-        report.mismatches += local.mismatches;
-        for (auto& e : local.examples)
-            if (report.examples.size() < 10) report.examples.push_back(std::move(e));
+        add_to(report, local);
     };
 
     // Chunks taken in turn, so that a worker slowed by other load does not hold up the rest.
     parallel_for(index.size(), threads, uint64_t(1) << 16, check_range);
+    return report;
+}
+
+VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, COLOR_NB>& stored,
+                        const std::array<bool, COLOR_NB>& capture_resolved, const TableSet& subtables, int threads) {
+    const TableIndex& index = table.index;
+    VerifyReport report;
+    std::mutex mutex;
+    parallel_for(index.size(), threads, uint64_t(1) << 16, [&](uint64_t begin, uint64_t end, int) {
+        VerifyReport local;
+        for (uint64_t i = begin; i < end; ++i) {
+            for (Color us : {WHITE, BLACK}) {
+                if (table.dtz[us][i] == VALUE_ILLEGAL) continue;
+                ++local.positions;
+                const int expected = wdl_of_dtz(table.dtz[us][i]);
+                int answer = int(stored[us][i]) - 2;
+                if (answer == expected) continue;
+                TbBoard b;
+                if (capture_resolved[us] && answer < expected) {
+                    // The prober's search: the resolving captures may lift a low stored value.
+                    Placement p;
+                    index.decode(i, p);
+                    b.set(index, p);
+                    for_each_resolving_capture(b, us, [&](const TbMove& m) {
+                        PieceOn after[MAX_PIECES];
+                        const int k = pieces_after(b, m, after);
+                        Value sdtm, sdtz;
+                        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return false;
+                        answer = std::max(answer, -wdl_of_dtz(sdtz));
+                        return answer == 2;
+                    });
+                    if (answer == expected) continue;
+                }
+                ++local.mismatches;
+                if (local.examples.size() < 5) {
+                    Placement p;
+                    index.decode(i, p);
+                    b.set(index, p);
+                    local.examples.push_back(to_fen(b, us) + ": WDL file gives " + std::to_string(answer) +
+                                             ", DTZ " + describe(table.dtz[us][i]) + " gives " +
+                                             std::to_string(expected));
+                }
+            }
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        add_to(report, local);
+    });
     return report;
 }
 

@@ -5,6 +5,7 @@
 // generation rather than by the generator's backward induction.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,13 @@ struct VerifyReport {
 
 // Checks `table` against itself and `subtables` (every table it converts into).
 VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads);
+
+// Checks a table's WDL file against its DTZ (which verify_table checks): at every legal position
+// the value the prober answers, max(stored, best resolving capture) where the file has
+// `capture_resolved` for that side and the stored value otherwise, must be the WDL of the DTZ.
+// `stored`: the file's symbols (WDL + 2) by index; `table` must mark illegal entries
+// (LoadFor::EVERY_POSITION); `subtables` are looked up for the captures.
+VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, COLOR_NB>& stored,
+                        const std::array<bool, COLOR_NB>& capture_resolved, const TableSet& subtables, int threads);
 
 }  // namespace pythia::tb

@@ -25,6 +25,7 @@ struct TbArgs {
     std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
     int threads = std::max(1u, std::thread::hardware_concurrency());
     bool all_stored = false;  // verify --all without a number: every stored table
+    bool wdl_only = false;    // verify --wdl-only: the WDL files against DTZ, not DTM/DTZ against moves
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -50,6 +51,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
                 std::cerr << "tb " << verb << ": --threads must be 1 to 256, not '" << *v << "'\n";
                 return false;
             }
+        } else if (a == "--wdl-only" && std::string(verb) == "verify") {
+            out.wdl_only = true;
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
                 out.all = std::atoi(args[++i].c_str());
@@ -155,13 +158,30 @@ int tb_verify_command(const std::vector<std::string>& args) {
             ++failures;
             continue;
         }
-        VerifyReport r = verify_table(*table, subtables, a.threads);
+        // DTM and DTZ against the moves, then the WDL file against the DTZ.
+        VerifyReport r;
+        if (!a.wdl_only) r = verify_table(*table, subtables, a.threads);
+        std::array<ValueArray, COLOR_NB> wdl;
+        std::array<bool, COLOR_NB> capture_resolved{};
+        if (!load_wdl_symbols(a.dir, m, wdl, capture_resolved, &error, a.threads)) {
+            std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
+            ++failures;
+            continue;
+        }
+        const VerifyReport w = verify_wdl(*table, wdl, capture_resolved, subtables, a.threads);
         double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::printf("%-8s %s: %llu positions, %llu inconsistent (%.1f s)\n", m.name().c_str(),
-                    r.mismatches ? "FAILED" : "ok", (unsigned long long)r.positions,
-                    (unsigned long long)r.mismatches, s);
+        const bool failed = r.mismatches || w.mismatches;
+        if (a.wdl_only)
+            std::printf("%-8s %s: WDL file: %llu positions, %llu differ from DTZ (%.1f s)\n", m.name().c_str(),
+                        failed ? "FAILED" : "ok", (unsigned long long)w.positions, (unsigned long long)w.mismatches,
+                        s);
+        else
+            std::printf("%-8s %s: %llu positions, %llu inconsistent; WDL file: %llu differ from DTZ (%.1f s)\n",
+                        m.name().c_str(), failed ? "FAILED" : "ok", (unsigned long long)r.positions,
+                        (unsigned long long)r.mismatches, (unsigned long long)w.mismatches, s);
         for (const auto& e : r.examples) std::printf("    %s\n", e.c_str());
-        if (r.mismatches) ++failures;
+        for (const auto& e : w.examples) std::printf("    %s\n", e.c_str());
+        if (failed) ++failures;
         std::fflush(stdout);
     }
     std::printf("%zu tables verified, %d failed\n", a.tables.size(), failures);

@@ -14,6 +14,7 @@
 #include "tablebase/table_writer.h"
 #include "tablebase/tablebases.h"
 #include "tablebase/tb_board.h"
+#include "tablebase/verifier.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -103,6 +104,46 @@ TEST_CASE("tables generated from subtables loaded for lookups equal those genera
             CHECK(again->dtz[c] == want.dtz[c]);
         }
     }
+}
+
+TEST_CASE("tb verify's WDL check accepts the written files and catches a wrong value", "[tb][files][verify]") {
+    const fs::path dir = test::scratch_dir("verify-wdl");
+    generate_and_write({"KQvKR"}, dir);
+    const Material m = *Material::parse("KQvKR");
+    std::string error;
+    auto table = load_table_values(dir, m, &error, 2);
+    REQUIRE(table);
+    TableSet subtables;
+    REQUIRE(load_subtables(dir, m, subtables, &error, 2));
+    std::array<ValueArray, COLOR_NB> wdl;
+    std::array<bool, COLOR_NB> resolved{};
+    REQUIRE(load_wdl_symbols(dir, m, wdl, resolved, &error, 2));
+    CHECK(resolved[WHITE]);
+    CHECK(resolved[BLACK]);
+
+    const VerifyReport ok = verify_wdl(*table, wdl, resolved, subtables, 2);
+    CHECK(ok.mismatches == 0);
+    CHECK(ok.positions == verify_table(*table, subtables, 2).positions);
+
+    // The file leaves some positions low where a capture wins: without the capture search
+    // each of them is a difference.
+    uint64_t low = 0;
+    for (Color c : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table->index.size(); ++i)
+            low += !is_illegal(table->dtz[c][i]) && int(wdl[c][i]) - 2 < wdl_of_dtz(table->dtz[c][i]);
+    REQUIRE(low > 0);
+    CHECK(verify_wdl(*table, wdl, {false, false}, subtables, 2).mismatches == low);
+
+    // A stored value above the truth is wrong whatever the captures give.
+    uint64_t victim = 0;
+    while (is_illegal(table->dtz[BLACK][victim]) || wdl_of_dtz(table->dtz[BLACK][victim]) != 0 ||
+           wdl[BLACK][victim] != wdl_symbol(0))
+        ++victim;
+    wdl[BLACK][victim] = wdl_symbol(2);
+    const VerifyReport bad = verify_wdl(*table, wdl, resolved, subtables, 2);
+    CHECK(bad.mismatches == 1);
+    REQUIRE(bad.examples.size() == 1);
+    CHECK(bad.examples[0].find("WDL file gives 2") != std::string::npos);
 }
 
 TEST_CASE("the prober reads what was written, WDL through captures included", "[tb][files][probe]") {
