@@ -21,6 +21,39 @@ void add_to(VerifyReport& report, VerifyReport& part) {
         if (report.examples.size() < 10) report.examples.push_back(std::move(e));
 }
 
+// Where the position after a capture or a promotion is looked up, worked out once per kind of
+// move: which slot is captured and which promotes to what fix the material after the move and
+// the order of its pieces, so the subtable, the colour exchange and each piece's slot in that
+// table are the same for every position of the table. The same steps as TableSet::lookup.
+struct SubtableRoute {
+    bool known = false;
+    bool bare_kings = false;              // a draw, no table
+    const TableValues* table = nullptr;  // nullptr: not loaded
+    bool flip = false;                   // colours exchanged (the weaker side is White)
+    int8_t slot_of[MAX_PIECES] = {};     // slot in `table` of each piece pieces_after lists
+};
+
+SubtableRoute route_of(const PieceOn* after, int n, const TableSet& tables) {
+    SubtableRoute r;
+    r.known = true;
+    if (n == 2) {
+        r.bare_kings = true;
+        return r;
+    }
+    Material m;
+    for (int i = 0; i < n; ++i) m.set_count(after[i].color, after[i].type, m.count(after[i].color, after[i].type) + 1);
+    r.flip = !m.is_normalized();
+    r.table = tables.find(r.flip ? m.flipped() : m);
+    if (!r.table) return r;
+    const TableIndex& index = r.table->index;
+    int next[COLOR_NB][PIECE_TYPE_NB];
+    for (auto& row : next)
+        for (int& v : row) v = -1;
+    for (int i = index.num_slots() - 1; i >= 0; --i) next[index.slot(i).color][index.slot(i).type] = i;
+    for (int i = 0; i < n; ++i) r.slot_of[i] = int8_t(next[r.flip ? ~after[i].color : after[i].color][after[i].type]++);
+    return r;
+}
+
 std::string describe(Value v) {
     if (is_illegal(v)) return "illegal";
     if (is_win(v)) return "win in " + std::to_string(distance_of(v));
@@ -44,6 +77,8 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
     std::mutex mutex;
     auto check_range = [&](uint64_t begin, uint64_t end, int /*worker*/) {
         VerifyReport local;
+        // By (captured slot + 1, promoting slot + 1, promotion piece type).
+        SubtableRoute routes[MAX_PIECES + 1][MAX_PIECES + 1][PIECE_TYPE_NB];
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
             if (!index.decode(i, p)) continue;
@@ -86,14 +121,40 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
                         sdtm = next_dtm[pending[k].same_table_index];
                         sdtz = next_dtz[pending[k].same_table_index];
                         wdl = wdl_of_dtz(sdtz);
+                    } else if (m.double_step) {
+                        // Still this table; the reply may capture en passant.
+                        Placement q = p;
+                        q[m.slot] = m.to;
+                        const uint64_t j = index.encode(q);
+                        sdtm = next_dtm[j];
+                        sdtz = next_dtz[j];
+                        wdl = wdl_of_dtz(sdtz);
+                        PieceOn after[MAX_PIECES];
+                        const int n = pieces_after(b, m, after);
+                        improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl, lookup);
                     } else {
                         PieceOn after[MAX_PIECES];
                         const int n = pieces_after(b, m, after);
-                        lookup(after, n, ~us, sdtm, sdtz);
+                        const bool promotes = m.promotion != NO_PIECE_TYPE;
+                        SubtableRoute& r =
+                            routes[m.captured_slot + 1][promotes ? m.slot + 1 : 0][promotes ? m.promotion : 0];
+                        if (!r.known) r = route_of(after, n, with_self);
+                        if (r.bare_kings) {
+                            sdtm = sdtz = VALUE_UNKNOWN;
+                        } else {
+                            const Color side = r.flip ? us : ~us;
+                            if (!r.table || r.table->dtm[side].empty()) {
+                                sdtm = sdtz = VALUE_ILLEGAL;
+                            } else {
+                                Placement q{};
+                                for (int k2 = 0; k2 < n; ++k2)
+                                    q[r.slot_of[k2]] = r.flip ? flip_rank(after[k2].square) : after[k2].square;
+                                const uint64_t j = r.table->index.encode(q);
+                                sdtm = r.table->dtm[side][j];
+                                sdtz = r.table->dtz[side][j];
+                            }
+                        }
                         wdl = wdl_of_dtz(sdtz);
-                        if (m.double_step)
-                            improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl,
-                                                    lookup);
                     }
                     const Value dtm = value_from_mover(sdtm);
                     const Value dtz = m.zeroing(b) ? dtz_of_zeroing_move(wdl) : value_from_mover(sdtz);

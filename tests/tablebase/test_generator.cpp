@@ -165,6 +165,18 @@ TEST_CASE("the verifier accepts generated tables and catches a wrong value", "[t
     // The victim itself, or a predecessor that now wins more slowly through it.
     CHECK(std::any_of(late.examples.begin(), late.examples.end(),
                       [](const std::string& e) { return e.find("DTZ loss in") != std::string::npos; }));
+
+    // A wrong subtable shows where captures lead into it: KQvKR checked against a KRvK in
+    // which every position is a draw (Black capturing the queen reaches it colour-flipped).
+    TableSet drawn;
+    drawn.add(std::make_shared<TableValues>(table("KQvK")));
+    auto krk = std::make_shared<TableValues>(table("KRvK"));
+    for (Color c : {WHITE, BLACK})
+        for (uint64_t i = 0; i < krk->index.size(); ++i)
+            if (!is_illegal(krk->dtm[c][i])) krk->dtm[c][i] = krk->dtz[c][i] = VALUE_UNKNOWN;
+    drawn.add(krk);
+    CHECK(verify_table(table("KQvKR"), drawn, 2).mismatches > 0);
+    CHECK(verify_table(table("KQvKR"), generated(), 2).mismatches == 0);
 }
 
 TEST_CASE("the generator records the capture-resolved positions a search of the captures finds",
