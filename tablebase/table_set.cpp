@@ -18,36 +18,55 @@ const TableValues* TableSet::find(const Material& normalized) const {
     return it == tables_.end() ? nullptr : it->second.get();
 }
 
-Placement placement_for(const TableIndex& index, const PieceOn* pieces, int n) {
-    Placement p{};
+namespace {
+
+// The slot of each of `pieces` in `index`'s placement: the i-th piece of a colour and type
+// takes that colour and type's i-th slot. `exchange`: the pieces' colours are swapped first.
+void assign_slots(const TableIndex& index, const PieceOn* pieces, int n, bool exchange, int8_t* slot_of) {
     int next[COLOR_NB][PIECE_TYPE_NB];
-    for (int c = 0; c < 2; ++c)
-        for (int pt = 0; pt < PIECE_TYPE_NB; ++pt) next[c][pt] = -1;
+    for (auto& row : next)
+        for (int& v : row) v = -1;
     for (int i = index.num_slots() - 1; i >= 0; --i) next[index.slot(i).color][index.slot(i).type] = i;
-    for (int i = 0; i < n; ++i) p[next[pieces[i].color][pieces[i].type]++] = pieces[i].square;
+    for (int i = 0; i < n; ++i)
+        slot_of[i] = int8_t(next[exchange ? ~pieces[i].color : pieces[i].color][pieces[i].type]++);
+}
+
+}  // namespace
+
+Placement placement_for(const TableIndex& index, const PieceOn* pieces, int n) {
+    int8_t slot_of[MAX_PIECES];
+    assign_slots(index, pieces, n, false, slot_of);
+    Placement p{};
+    for (int i = 0; i < n; ++i) p[slot_of[i]] = pieces[i].square;
     return p;
 }
 
-bool TableSet::lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
+TableRoute TableSet::route(const PieceOn* pieces, int n) const {
+    TableRoute r;
     if (n == 2) {
-        dtm = dtz = VALUE_UNKNOWN;  // bare kings: a draw
-        return true;
+        r.bare_kings = true;
+        return r;
     }
     Material m;
     for (int i = 0; i < n; ++i) m.set_count(pieces[i].color, pieces[i].type, m.count(pieces[i].color, pieces[i].type) + 1);
-    PieceOn flipped[MAX_PIECES];
-    const PieceOn* use = pieces;
-    if (!m.is_normalized()) {
-        for (int i = 0; i < n; ++i) flipped[i] = {~pieces[i].color, pieces[i].type, flip_rank(pieces[i].square)};
-        use = flipped;
-        m = m.flipped();
-        stm = ~stm;
+    r.flip = !m.is_normalized();
+    r.table = find(r.flip ? m.flipped() : m);
+    if (r.table) assign_slots(r.table->index, pieces, n, r.flip, r.slot_of);
+    return r;
+}
+
+bool TableSet::lookup(const TableRoute& r, const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
+    if (r.bare_kings) {
+        dtm = dtz = VALUE_UNKNOWN;  // bare kings: a draw
+        return true;
     }
-    const TableValues* t = find(m);
-    if (!t || t->dtm[stm].empty()) return false;  // absent, or loaded without this side to move
-    uint64_t idx = t->index.encode(placement_for(t->index, use, n));
-    dtm = t->dtm[stm][idx];
-    dtz = t->dtz[stm][idx];
+    if (r.flip) stm = ~stm;
+    if (!r.table || r.table->dtm[stm].empty()) return false;  // absent, or loaded without this side to move
+    Placement p{};
+    for (int i = 0; i < n; ++i) p[r.slot_of[i]] = r.flip ? flip_rank(pieces[i].square) : pieces[i].square;
+    const uint64_t idx = r.table->index.encode(p);
+    dtm = r.table->dtm[stm][idx];
+    dtz = r.table->dtz[stm][idx];
     return true;
 }
 

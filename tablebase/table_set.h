@@ -62,6 +62,17 @@ struct TableValues {
     PositionBits capture_resolved[COLOR_NB];
 };
 
+// How a list of pieces (their colours, types and order; not their squares) is looked up:
+// the table, whether colours are exchanged, and the slot of each piece in that table's
+// placement. The same for every position with that list, so a caller that meets one list
+// many times (the verifier: the pieces left by one kind of capture) works it out once.
+struct TableRoute {
+    bool bare_kings = false;             // two kings: a draw, no table
+    const TableValues* table = nullptr;  // nullptr: not loaded
+    bool flip = false;                   // colours exchanged (the weaker side is White)
+    int8_t slot_of[MAX_PIECES] = {};
+};
+
 class TableSet {
 public:
     void add(std::shared_ptr<const TableValues> table);
@@ -70,7 +81,12 @@ public:
 
     // DTM and DTZ of the position made of `pieces` with `stm` to move, from stm's view.
     // Two bare kings are a draw. Returns false when the needed table is not loaded.
-    bool lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const;
+    bool lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
+        return lookup(route(pieces, n), pieces, n, stm, dtm, dtz);
+    }
+    TableRoute route(const PieceOn* pieces, int n) const;
+    // The same, along a route worked out for this list of pieces.
+    bool lookup(const TableRoute& route, const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const;
 
 private:
     static uint64_t signature(const Material& m);

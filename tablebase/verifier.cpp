@@ -1,6 +1,7 @@
 #include "tablebase/verifier.h"
 
 #include <mutex>
+#include <optional>
 
 #include "tablebase/captures.h"
 #include "tablebase/move_values.h"
@@ -19,39 +20,6 @@ void add_to(VerifyReport& report, VerifyReport& part) {
     report.mismatches += part.mismatches;
     for (auto& e : part.examples)
         if (report.examples.size() < 10) report.examples.push_back(std::move(e));
-}
-
-// Where the position after a capture or a promotion is looked up, worked out once per kind of
-// move: which slot is captured and which promotes to what fix the material after the move and
-// the order of its pieces, so the subtable, the colour exchange and each piece's slot in that
-// table are the same for every position of the table. The same steps as TableSet::lookup.
-struct SubtableRoute {
-    bool known = false;
-    bool bare_kings = false;              // a draw, no table
-    const TableValues* table = nullptr;  // nullptr: not loaded
-    bool flip = false;                   // colours exchanged (the weaker side is White)
-    int8_t slot_of[MAX_PIECES] = {};     // slot in `table` of each piece pieces_after lists
-};
-
-SubtableRoute route_of(const PieceOn* after, int n, const TableSet& tables) {
-    SubtableRoute r;
-    r.known = true;
-    if (n == 2) {
-        r.bare_kings = true;
-        return r;
-    }
-    Material m;
-    for (int i = 0; i < n; ++i) m.set_count(after[i].color, after[i].type, m.count(after[i].color, after[i].type) + 1);
-    r.flip = !m.is_normalized();
-    r.table = tables.find(r.flip ? m.flipped() : m);
-    if (!r.table) return r;
-    const TableIndex& index = r.table->index;
-    int next[COLOR_NB][PIECE_TYPE_NB];
-    for (auto& row : next)
-        for (int& v : row) v = -1;
-    for (int i = index.num_slots() - 1; i >= 0; --i) next[index.slot(i).color][index.slot(i).type] = i;
-    for (int i = 0; i < n; ++i) r.slot_of[i] = int8_t(next[r.flip ? ~after[i].color : after[i].color][after[i].type]++);
-    return r;
 }
 
 std::string describe(Value v) {
@@ -77,8 +45,10 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
     std::mutex mutex;
     auto check_range = [&](uint64_t begin, uint64_t end, int /*worker*/) {
         VerifyReport local;
-        // By (captured slot + 1, promoting slot + 1, promotion piece type).
-        SubtableRoute routes[MAX_PIECES + 1][MAX_PIECES + 1][PIECE_TYPE_NB];
+        // Lookups after captures and promotions, by (captured slot + 1, promoting slot + 1,
+        // promotion piece type): which slot is captured and which promotes to what fix the
+        // pieces left and their order, so one route serves every position of the table.
+        std::optional<TableRoute> routes[MAX_PIECES + 1][MAX_PIECES + 1][PIECE_TYPE_NB];
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
             if (!index.decode(i, p)) continue;
@@ -102,7 +72,7 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
                     Pending& e = pending[count++];
                     e.move = m;
                     e.same_table_index = UINT64_MAX;
-                    if (m.captured_slot < 0 && m.promotion == NO_PIECE_TYPE && !m.double_step) {
+                    if (m.captured_slot < 0 && m.promotion == NO_PIECE_TYPE) {
                         // The full encoding of the moved placement, not the generator's
                         // incremental one.
                         Placement q = p;
@@ -115,47 +85,23 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
                 Value best_dtm = VALUE_UNKNOWN, best_dtz = VALUE_UNKNOWN;
                 for (int k = 0; k < count; ++k) {
                     const TbMove& m = pending[k].move;
+                    const uint64_t j = pending[k].same_table_index;
+                    // The pieces after the move, for a subtable or the en passant replies.
+                    PieceOn after[MAX_PIECES];
+                    const int n = j == UINT64_MAX || m.double_step ? pieces_after(b, m, after) : 0;
                     Value sdtm, sdtz;
-                    int wdl;
-                    if (pending[k].same_table_index != UINT64_MAX) {
-                        sdtm = next_dtm[pending[k].same_table_index];
-                        sdtz = next_dtz[pending[k].same_table_index];
-                        wdl = wdl_of_dtz(sdtz);
-                    } else if (m.double_step) {
-                        // Still this table; the reply may capture en passant.
-                        Placement q = p;
-                        q[m.slot] = m.to;
-                        const uint64_t j = index.encode(q);
+                    if (j != UINT64_MAX) {
                         sdtm = next_dtm[j];
                         sdtz = next_dtz[j];
-                        wdl = wdl_of_dtz(sdtz);
-                        PieceOn after[MAX_PIECES];
-                        const int n = pieces_after(b, m, after);
-                        improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl, lookup);
                     } else {
-                        PieceOn after[MAX_PIECES];
-                        const int n = pieces_after(b, m, after);
                         const bool promotes = m.promotion != NO_PIECE_TYPE;
-                        SubtableRoute& r =
-                            routes[m.captured_slot + 1][promotes ? m.slot + 1 : 0][promotes ? m.promotion : 0];
-                        if (!r.known) r = route_of(after, n, with_self);
-                        if (r.bare_kings) {
-                            sdtm = sdtz = VALUE_UNKNOWN;
-                        } else {
-                            const Color side = r.flip ? us : ~us;
-                            if (!r.table || r.table->dtm[side].empty()) {
-                                sdtm = sdtz = VALUE_ILLEGAL;
-                            } else {
-                                Placement q{};
-                                for (int k2 = 0; k2 < n; ++k2)
-                                    q[r.slot_of[k2]] = r.flip ? flip_rank(after[k2].square) : after[k2].square;
-                                const uint64_t j = r.table->index.encode(q);
-                                sdtm = r.table->dtm[side][j];
-                                sdtz = r.table->dtz[side][j];
-                            }
-                        }
-                        wdl = wdl_of_dtz(sdtz);
+                        auto& route = routes[m.captured_slot + 1][promotes ? m.slot + 1 : 0][promotes ? m.promotion : 0];
+                        if (!route) route = with_self.route(after, n);
+                        if (!with_self.lookup(*route, after, n, ~us, sdtm, sdtz)) sdtm = sdtz = VALUE_ILLEGAL;
                     }
+                    int wdl = wdl_of_dtz(sdtz);
+                    if (m.double_step)  // the reply may capture en passant
+                        improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl, lookup);
                     const Value dtm = value_from_mover(sdtm);
                     const Value dtz = m.zeroing(b) ? dtz_of_zeroing_move(wdl) : value_from_mover(sdtz);
                     if (k == 0 || value_rank(dtm) > value_rank(best_dtm)) best_dtm = dtm;
