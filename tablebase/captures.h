@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 
 #include "tablebase/tb_board.h"
 
@@ -51,6 +52,30 @@ bool for_each_resolving_capture(const TbBoard& b, Color us, F&& f) {
     });
     if (top == NO_PIECE_TYPE) return false;
     return for_each_legal_capture(b, us, [&](const TbMove& m) { return b.pieces[m.captured_slot].type == top && f(m); });
+}
+
+// The best WDL (from `us`'s view) that a resolving capture reaches, searched until one reaches
+// `enough`. `wdl_after(pieces, n)` gives the WDL after a capture from the opponent's view, or
+// nullopt when it is unknown (a table missing). Returns nullopt if a capture's value was unknown
+// before `enough` was reached, -3 if there is no resolving capture. The writer, the prober and
+// the verifier all decide "captures resolved" with it.
+template <typename WdlAfter>
+std::optional<int> best_resolving_capture(const TbBoard& b, Color us, int enough, WdlAfter&& wdl_after) {
+    int best = -3;
+    bool missing = false;
+    for_each_resolving_capture(b, us, [&](const TbMove& m) {
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        const std::optional<int> v = wdl_after(after, k);
+        if (!v) {
+            missing = true;
+            return true;
+        }
+        best = std::max(best, -*v);
+        return best >= enough;
+    });
+    if (missing) return std::nullopt;
+    return best;
 }
 
 }  // namespace pythia::tb

@@ -52,18 +52,13 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t,
             for (Color us : {WHITE, BLACK}) {
                 if (!search[us]) continue;
                 const int wdl = wdl_of_dtz(t.dtz[us][i]);
-                bool missing = false;
-                const bool resolved = for_each_resolving_capture(b, us, [&](const TbMove& m) {
-                    PieceOn after[MAX_PIECES];
-                    const int k = pieces_after(b, m, after);
-                    Value sdtm, sdtz;
-                    if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) {
-                        missing = true;
-                        return true;
-                    }
-                    return -wdl_of_dtz(sdtz) >= wdl;
-                });
-                if (resolved && !missing) set_bit(decided[us].data(), i);
+                const std::optional<int> best =
+                    best_resolving_capture(b, us, wdl, [&](const PieceOn* after, int k) -> std::optional<int> {
+                        Value sdtm, sdtz;
+                        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+                        return wdl_of_dtz(sdtz);
+                    });
+                if (best && *best >= wdl) set_bit(decided[us].data(), i);
             }
         }
     });

@@ -345,21 +345,10 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     b.n = n;
     std::copy(pieces, pieces + n, b.pieces);
     b.rebuild();
-    int best = *stored;
-    bool missing = false;
-    for_each_resolving_capture(b, stm, [&](const TbMove& m) {
-        PieceOn after[MAX_PIECES];
-        const int k = pieces_after(b, m, after);
-        const std::optional<int> v = wdl_of(after, k, ~stm);
-        if (!v) {
-            missing = true;
-            return true;
-        }
-        best = std::max(best, -*v);
-        return best == 2;
-    });
-    if (missing) return std::nullopt;
-    return best;
+    const std::optional<int> best =
+        best_resolving_capture(b, stm, 2, [&](const PieceOn* after, int k) { return wdl_of(after, k, ~stm); });
+    if (!best) return std::nullopt;
+    return std::max(*stored, *best);
 }
 
 bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {

@@ -147,14 +147,13 @@ VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, C
                     Placement p;
                     index.decode(i, p);
                     b.set(index, p);
-                    for_each_resolving_capture(b, us, [&](const TbMove& m) {
-                        PieceOn after[MAX_PIECES];
-                        const int k = pieces_after(b, m, after);
-                        Value sdtm, sdtz;
-                        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return false;
-                        answer = std::max(answer, -wdl_of_dtz(sdtz));
-                        return answer == 2;
-                    });
+                    const std::optional<int> best =
+                        best_resolving_capture(b, us, 2, [&](const PieceOn* after, int k) -> std::optional<int> {
+                            Value sdtm, sdtz;
+                            if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+                            return wdl_of_dtz(sdtz);
+                        });
+                    if (best) answer = std::max(answer, *best);
                     if (answer == expected) continue;
                 }
                 ++local.mismatches;
