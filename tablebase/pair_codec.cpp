@@ -1,0 +1,504 @@
+#include "tablebase/pair_codec.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <queue>
+#include <stdexcept>
+
+#include "tablebase/parallel.h"
+
+namespace pythia::tb {
+
+namespace {
+
+using pairs::Header;
+
+template <typename T>
+T read_at(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+uint64_t load_be64(const uint8_t* p) { return __builtin_bswap64(read_at<uint64_t>(p)); }
+
+uint32_t unpack(const uint8_t* packed, uint64_t i, int bits) {
+    if (bits == 8) return packed[i];
+    const uint64_t bit = i * uint64_t(bits);
+    return (packed[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
+}
+
+constexpr uint32_t MIN_PAIR_COUNT = 8;  // a new symbol costs a rule and a code length
+constexpr uint32_t PAIRS_PER_ROUND = 64;
+constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
+
+// The pair counts of one worker: a dense MAX_SYMBOLS^2 array (allocated zeroed, so untouched
+// pages cost nothing) and the list of the pairs it touched, so a round clears only those.
+struct PairCounts {
+    struct Free {
+        void operator()(uint32_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint32_t[], Free> count{
+        static_cast<uint32_t*>(std::calloc(size_t(pairs::MAX_SYMBOLS) * pairs::MAX_SYMBOLS, sizeof(uint32_t)))};
+    std::vector<uint32_t> touched;
+    PairCounts() {
+        if (!count) throw std::bad_alloc();
+    }
+    void add(uint32_t key, uint32_t n) {
+        if (count[key] == 0) touched.push_back(key);
+        count[key] += n;
+    }
+    void clear() {
+        for (uint32_t k : touched) count[k] = 0;
+        touched.clear();
+    }
+};
+
+// Counts the pairs of x[begin, end) that a left-to-right replacement could take: in a run
+// "aaa" the pair aa is counted once per two symbols.
+void count_pairs(const uint16_t* x, uint64_t begin, uint64_t end, PairCounts& c) {
+    for (uint64_t i = begin; i + 1 < end;) {
+        const uint32_t a = x[i], b = x[i + 1];
+        c.add(a * pairs::MAX_SYMBOLS + b, 1);
+        i += (a == b && i + 2 < end && x[i + 2] == a) ? 2 : 1;
+    }
+}
+
+// Huffman code lengths of `freq` (0 for absent symbols), at most MAX_CODE_BITS: frequencies
+// are flattened until the longest code fits.
+std::vector<uint8_t> code_lengths(std::vector<uint64_t> freq) {
+    const size_t n = freq.size();
+    std::vector<uint8_t> len(n, 0);
+    for (;;) {
+        using Node = std::pair<uint64_t, uint32_t>;
+        std::priority_queue<Node, std::vector<Node>, std::greater<Node>> q;
+        std::vector<uint32_t> parent(2 * n, UINT32_MAX);
+        for (uint32_t i = 0; i < n; ++i)
+            if (freq[i]) q.push({freq[i], i});
+        if (q.size() == 1) {
+            len[q.top().second] = 1;
+            return len;
+        }
+        uint32_t next = uint32_t(n);
+        while (q.size() > 1) {
+            const Node a = q.top();
+            q.pop();
+            const Node b = q.top();
+            q.pop();
+            parent[a.second] = parent[b.second] = next;
+            q.push({a.first + b.first, next++});
+        }
+        int longest = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (!freq[i]) continue;
+            int d = 0;
+            for (uint32_t k = i; parent[k] != UINT32_MAX; k = parent[k]) ++d;
+            len[i] = uint8_t(std::min(d, 255));
+            longest = std::max(longest, d);
+        }
+        if (longest <= pairs::MAX_CODE_BITS) return len;
+        for (auto& f : freq)
+            if (f) f = (f >> 1) | 1;
+    }
+}
+
+// Canonical codes: by (length, symbol), each length's codes following the shorter ones.
+std::vector<uint32_t> canonical_codes(const std::vector<uint8_t>& len) {
+    std::vector<uint32_t> count(pairs::MAX_CODE_BITS + 1, 0), next(pairs::MAX_CODE_BITS + 2, 0);
+    for (uint8_t l : len)
+        if (l) ++count[l];
+    uint32_t code = 0;
+    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l) {
+        next[l] = code;
+        code = (code + count[l]) << 1;
+    }
+    std::vector<uint32_t> codes(len.size(), 0);
+    for (size_t s = 0; s < len.size(); ++s)
+        if (len[s]) codes[s] = next[len[s]]++;
+    return codes;
+}
+
+struct Blocks {
+    std::vector<uint8_t> bytes;
+    std::vector<uint16_t> sizes;  // positions - 1 per block
+};
+
+// Each block: its positions - 1 (u16, little-endian), then whole codes, MSB first, as many as
+// fit in `block_bytes` (and in MAX_BLOCK_POSITIONS).
+Blocks pack_blocks(const std::vector<uint16_t>& x, const std::vector<uint8_t>& len, const std::vector<uint32_t>& code,
+                   const std::vector<uint32_t>& length, uint32_t block_bytes) {
+    Blocks out;
+    std::vector<uint8_t> block(block_bytes, 0);
+    uint32_t bit = pairs::BLOCK_HEADER_BITS, positions = 0;
+    auto close_block = [&] {
+        const uint16_t size = uint16_t(positions - 1);
+        std::memcpy(block.data(), &size, 2);
+        out.bytes.insert(out.bytes.end(), block.begin(), block.end());
+        out.sizes.push_back(size);
+        std::fill(block.begin(), block.end(), 0);
+        bit = pairs::BLOCK_HEADER_BITS;
+        positions = 0;
+    };
+    for (uint16_t s : x) {
+        if (positions && (bit + len[s] > block_bytes * 8 || positions + length[s] > pairs::MAX_BLOCK_POSITIONS))
+            close_block();
+        for (int k = len[s] - 1; k >= 0; --k, ++bit)
+            if (code[s] >> k & 1) block[bit >> 3] |= uint8_t(0x80 >> (bit & 7));
+        positions += length[s];
+    }
+    close_block();
+    return out;
+}
+
+template <typename T>
+void append(std::vector<uint8_t>& out, const T& v) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(&v);
+    out.insert(out.end(), p, p + sizeof v);
+}
+
+}  // namespace
+
+uint64_t pairs::blocks_offset(const Header& h) {
+    const uint64_t tables = sizeof(Header) + 4ull * (h.num_symbols - h.num_terminals) + h.num_symbols + 6 * h.num_index;
+    return (tables + 63) / 64 * 64;
+}
+
+uint64_t pairs::payload_bytes(const Header& h) { return blocks_offset(h) + h.num_blocks * h.block_bytes; }
+
+std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
+                                  const std::vector<uint32_t>& block_candidates) {
+    using namespace pairs;
+    if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
+        throw std::invalid_argument("encode_pairs: bad arguments");
+    for (uint32_t b : block_candidates)
+        if (b < MIN_BLOCK_BYTES || b > MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
+    std::vector<uint16_t> x(n);
+    parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(unpack(packed, i, bits));
+    });
+
+    // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
+    // so one left-to-right pass replaces them all without ambiguity.
+    struct Rule {
+        uint16_t left, right;
+    };
+    std::vector<Rule> rules(num_terminals, Rule{0, 0});
+    std::vector<uint32_t> length(num_terminals, 1);
+    const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
+    std::vector<PairCounts> counts(workers);
+    std::vector<uint64_t> part(workers + 1);
+    while (rules.size() < MAX_SYMBOLS) {
+        const uint64_t m = x.size();
+        for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
+        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
+            counts[w].clear();
+            count_pairs(x.data(), part[w], part[w + 1], counts[w]);
+        });
+        for (int w = 1; w < workers; ++w)
+            for (uint32_t k : counts[w].touched) counts[0].add(k, counts[w].count[k]);
+        std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair)
+        for (uint32_t k : counts[0].touched)
+            if (counts[0].count[k] >= MIN_PAIR_COUNT) candidates.push_back({counts[0].count[k], k});
+        std::sort(candidates.rbegin(), candidates.rend());
+        std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
+        std::vector<uint8_t> used(rules.size(), 0);
+        uint32_t added = 0;
+        for (const auto& [c, key] : candidates) {
+            if (added == PAIRS_PER_ROUND || rules.size() == MAX_SYMBOLS) break;
+            if (uint64_t(c) * ROUND_SPREAD < candidates[0].first) break;
+            const uint32_t a = key / MAX_SYMBOLS, b = key % MAX_SYMBOLS;
+            if (used[a] || used[b] || length[a] + length[b] > MAX_SYMBOL_POSITIONS) continue;
+            used[a] = used[b] = 1;
+            right_of[a] = int32_t(b);
+            new_of[a] = int32_t(rules.size());
+            rules.push_back({uint16_t(a), uint16_t(b)});
+            length.push_back(length[a] + length[b]);
+            ++added;
+        }
+        if (!added) break;
+        // Replace within each part, compacting in place, then close the gaps between parts.
+        std::vector<uint64_t> kept(workers);
+        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
+            uint64_t o = part[w];
+            for (uint64_t i = part[w]; i < part[w + 1];) {
+                const uint16_t a = x[i];
+                if (right_of[a] >= 0 && i + 1 < part[w + 1] && x[i + 1] == right_of[a]) {
+                    x[o++] = uint16_t(new_of[a]);
+                    i += 2;
+                } else {
+                    x[o++] = x[i++];
+                }
+            }
+            kept[w] = o - part[w];
+        });
+        uint64_t o = kept[0];
+        for (int w = 1; w < workers; ++w) {
+            std::memmove(x.data() + o, x.data() + part[w], kept[w] * sizeof(uint16_t));
+            o += kept[w];
+        }
+        x.resize(o);
+    }
+    counts.clear();
+
+    const uint32_t num_symbols = uint32_t(rules.size());
+    std::vector<uint64_t> freq(num_symbols, 0);
+    for (uint16_t s : x) ++freq[s];
+    const std::vector<uint8_t> len = code_lengths(freq);
+    const std::vector<uint32_t> code = canonical_codes(len);
+
+    // Blocks of each candidate size; the smallest payload wins (a table whose symbols are long
+    // fills few bits of a block before it reaches MAX_BLOCK_POSITIONS, and prefers small ones).
+    Header h{};
+    h.num_terminals = num_terminals;
+    h.num_symbols = num_symbols;
+    h.positions = n;
+    Blocks packed_blocks;
+    for (uint32_t bytes : block_candidates) {
+        Blocks c = pack_blocks(x, len, code, length, bytes);
+        Header t = h;
+        t.block_bytes = bytes;
+        t.num_blocks = c.sizes.size();
+        // The sparse index: 2^shift positions per entry, about one entry per one or two blocks.
+        const uint64_t per_block = std::max<uint64_t>(1, n / t.num_blocks);
+        t.index_shift = uint32_t(std::min(40, 63 - __builtin_clzll(per_block) + 2));
+        t.num_index = ((n - 1) >> t.index_shift) + 1;
+        if (packed_blocks.sizes.empty() || payload_bytes(t) < payload_bytes(h)) {
+            h = t;
+            packed_blocks = std::move(c);
+        }
+    }
+    const std::vector<uint8_t>& blocks = packed_blocks.bytes;
+    const std::vector<uint16_t>& sizes = packed_blocks.sizes;
+
+    std::vector<uint8_t> out;
+    out.reserve(payload_bytes(h));
+    append(out, h);
+    for (uint32_t s = num_terminals; s < num_symbols; ++s) {
+        append(out, rules[s].left);
+        append(out, rules[s].right);
+    }
+    out.insert(out.end(), len.begin(), len.end());
+    uint64_t b = 0, start = 0;  // block b covers [start, start + sizes[b] + 1)
+    for (uint64_t e = 0; e < h.num_index; ++e) {
+        const uint64_t p = e << h.index_shift;
+        while (p >= start + sizes[b] + 1) start += sizes[b++] + 1;
+        append(out, uint32_t(b));
+        append(out, uint16_t(p - start));
+    }
+    out.resize(blocks_offset(h), 0);  // blocks start on a cache line (the writer aligns the payload)
+    out.insert(out.end(), blocks.begin(), blocks.end());
+    if (out.size() != payload_bytes(h)) throw std::logic_error("encode_pairs: payload size");
+    return out;
+}
+
+std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size, uint64_t positions,
+                                              uint32_t num_terminals, std::string* why) {
+    using namespace pairs;
+    auto fail = [&](const char* what) -> std::optional<PairsReader> {
+        if (why) *why = what;
+        return std::nullopt;
+    };
+    if (size < sizeof(Header)) return fail("pair section shorter than its header");
+    PairsReader r;
+    Header& h = r.h_;
+    h = read_at<Header>(data);
+    if (h.num_terminals != num_terminals || h.num_terminals == 0 || h.num_symbols < h.num_terminals ||
+        h.num_symbols > MAX_SYMBOLS)
+        return fail("pair section symbol counts");
+    if (h.block_bytes < MIN_BLOCK_BYTES || h.block_bytes > MAX_BLOCK_BYTES || h.index_shift > 40 || h.positions != positions ||
+        h.num_blocks == 0 || h.num_blocks > positions || h.num_index != ((positions - 1) >> h.index_shift) + 1)
+        return fail("pair section block or index counts");
+    if (payload_bytes(h) != size) return fail("pair section size");
+
+    const uint8_t* p = data + sizeof(Header);
+    r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
+    r.length_.assign(h.num_symbols, 1);
+    for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
+        Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0};
+        if (rule.left >= s || rule.right >= s) return fail("pair section rule");
+        rule.left_length = r.length_[rule.left];
+        r.rules_[s] = rule;
+        r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
+        if (r.length_[s] > MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+    }
+    uint32_t count[MAX_CODE_BITS + 2] = {};
+    uint64_t kraft = 0;
+    for (uint32_t s = 0; s < h.num_symbols; ++s) {
+        const uint8_t l = p[s];
+        if (l > MAX_CODE_BITS) return fail("pair section code length");
+        if (l) {
+            ++count[l];
+            kraft += 1ull << (MAX_CODE_BITS - l);
+        }
+    }
+    if (kraft == 0 || kraft > (1ull << MAX_CODE_BITS)) return fail("pair section code lengths");
+    r.min_bits_ = MAX_CODE_BITS;
+    for (int l = 1; l <= MAX_CODE_BITS; ++l)
+        if (count[l]) {
+            r.min_bits_ = std::min(r.min_bits_, l);
+            r.max_bits_ = l;
+        }
+    uint32_t code = 0, at = 0;
+    for (int l = 1; l <= MAX_CODE_BITS; ++l) {
+        r.first_[l] = code;
+        r.offset_[l] = at;
+        r.limit_[l] = uint64_t(code + count[l]) << (MAX_CODE_BITS - l);
+        at += count[l];
+        code = (code + count[l]) << 1;
+    }
+    for (int l = 1; l <= MAX_CODE_BITS; ++l)
+        for (uint32_t s = 0; s < h.num_symbols; ++s)
+            if (p[s] == l) r.sorted_.push_back(uint16_t(s));
+    r.lut_.assign(1u << LUT_BITS, Short{0});
+    for (int l = 1; l <= LUT_BITS; ++l)
+        for (uint32_t k = 0; k < count[l]; ++k) {
+            const uint16_t symbol = r.sorted_[r.offset_[l] + k];
+            const uint32_t code = r.first_[l] + k, span = 1u << (LUT_BITS - l);
+            for (uint32_t x = 0; x < span; ++x)
+                r.lut_[(code << (LUT_BITS - l)) | x] = Short{(r.length_[symbol] - 1) << 17 | uint32_t(symbol) << 5 | uint32_t(l)};
+        }
+    p += h.num_symbols;
+
+    r.index_ = p;
+    r.blocks_ = data + blocks_offset(h);
+    uint64_t total = 0;
+    for (uint64_t b = 0; b < h.num_blocks; ++b) total += r.block_positions(b);
+    if (total != positions) return fail("pair section block sizes");
+
+    uint64_t b = 0, start = 0;
+    for (uint64_t e = 0; e < h.num_index; ++e) {
+        const uint64_t want = e << h.index_shift;
+        while (want >= start + r.block_positions(b)) start += r.block_positions(b++);
+        if (read_at<uint32_t>(p + 6 * e) != b || read_at<uint16_t>(p + 6 * e + 4) != want - start)
+            return fail("pair section index");
+    }
+    return r;
+}
+
+uint32_t PairsReader::block_positions(uint64_t b) const {
+    return uint32_t(read_at<uint16_t>(blocks_ + b * h_.block_bytes)) + 1;
+}
+
+void PairsReader::copy_block(uint64_t b, uint8_t* buffer) const {
+    std::memcpy(buffer, blocks_ + b * h_.block_bytes, h_.block_bytes);
+    std::memset(buffer + h_.block_bytes, 0, 8);
+}
+
+int PairsReader::long_code_bits(uint64_t w) const {
+    // The first length whose codes end above the bits: the limits do not decrease, so it is
+    // one more than the number of limits at or below them, counted without branches. Below the
+    // short codes' end, or above every code, the bits are no code (an incomplete code, in a
+    // corrupt file).
+    const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
+    if (v < limit_[LUT_BITS]) return -1;
+    int l = LUT_BITS + 1;
+    for (int k = LUT_BITS + 1; k <= pairs::MAX_CODE_BITS; ++k) l += v >= limit_[k];
+    return l > max_bits_ ? -1 : l;
+}
+
+int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const {
+    if (bit >= h_.block_bytes * 8) return -1;
+    const uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);
+    const Short e = lut_[w >> (64 - LUT_BITS)];
+    if (e.bits()) {  // most codes are short: one lookup
+        bit += e.bits();
+        length = e.length();
+        return int(e.symbol());
+    }
+    const int l = long_code_bits(w);
+    if (l < 0) return -1;
+    const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
+    bit += uint32_t(l);
+    const uint16_t s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
+    length = length_[s];
+    return s;
+}
+
+bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
+    if (i >= h_.positions) return false;
+    const uint64_t e = i >> h_.index_shift;
+    uint64_t b = read_at<uint32_t>(index_ + 6 * e);
+    uint64_t local = read_at<uint16_t>(index_ + 6 * e + 4) + (i - (e << h_.index_shift));
+    for (uint32_t size; local >= (size = block_positions(b));) local -= size, ++b;  // parse() checked the walk
+    uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
+    copy_block(b, buffer);
+    // The symbols of the block one after another until the one that covers the position. The
+    // codes come from a 64-bit window loaded at most every 33 bits, so the chain from one code
+    // to the next is one table lookup and one shift (codes past the block's end read its
+    // zero padding, and the next load refuses them).
+    const uint32_t end = h_.block_bytes * 8;
+    int s = -1;
+    for (uint32_t bit = pairs::BLOCK_HEADER_BITS;;) {
+        if (bit >= end) return false;
+        uint64_t w = load_be64(buffer + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
+        uint32_t used = 0;
+        do {
+            uint32_t length, bits;
+            const Short e = lut_[w >> (64 - LUT_BITS)];
+            if (e.bits()) {
+                s = int(e.symbol());
+                length = e.length();
+                bits = e.bits();
+            } else {
+                const int l = long_code_bits(w);
+                if (l < 0) return false;
+                const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);  // used <= 33: 24 valid bits
+                s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
+                length = length_[s];
+                bits = uint32_t(l);
+            }
+            if (local < length) goto found;
+            local -= length;
+            w <<= bits;
+            used += bits;
+        } while (used <= 33);
+        bit += used;
+    }
+found:
+    while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code
+        const Rule& r = rules_[s];
+        if (local < r.left_length) {
+            s = r.left;
+        } else {
+            local -= r.left_length;
+            s = r.right;
+        }
+    }
+    code = uint32_t(s);
+    return true;
+}
+
+bool PairsReader::decode_all(uint8_t* out, int bits) const {
+    uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
+    std::vector<uint16_t> stack;
+    uint64_t i = 0;
+    for (uint64_t b = 0; b < h_.num_blocks; ++b) {
+        copy_block(b, buffer);
+        uint32_t bit = pairs::BLOCK_HEADER_BITS;
+        for (uint32_t left = block_positions(b); left;) {
+            uint32_t length;
+            const int s = next_symbol(buffer, bit, length);
+            if (s < 0 || length > left) return false;
+            left -= length;
+            stack.assign(1, uint16_t(s));
+            while (!stack.empty()) {
+                const uint16_t t = stack.back();
+                stack.pop_back();
+                if (t >= h_.num_terminals) {
+                    stack.push_back(rules_[t].right);
+                    stack.push_back(rules_[t].left);
+                    continue;
+                }
+                if (bits == 8) out[i] = uint8_t(t);
+                else if (bits == 16) out[2 * i] = uint8_t(t), out[2 * i + 1] = uint8_t(t >> 8);
+                else out[(i * bits) >> 3] |= uint8_t(t << ((i * bits) & 7));
+                ++i;
+            }
+        }
+    }
+    return i == h_.positions;
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,114 @@
+// The PAIRS codec of a section (FORMAT.md, "PAIRS sections"): a stream of codes turned into a
+// grammar of pairs (Re-Pair: the most frequent pair of adjacent symbols becomes a new symbol,
+// again and again), the final symbols Huffman-coded into fixed-size compressed blocks that each
+// cover a variable number of positions. A probe finds its block through a sparse index, walks
+// at most one block of Huffman codes (a symbol stands for up to 65536 positions, skipped by its
+// length without expanding it) and descends one symbol's pair tree: no decompression buffer,
+// no per-thread cache. WDL sections use it: LZ4 needs fixed-size decoded blocks, and with the
+// small ones WDL needs, the per-block costs (offset, LZ4's own framing, literals at 8 bits)
+// dominated highly compressible tables.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pythia::tb {
+
+namespace pairs {
+
+constexpr uint32_t MAX_SYMBOLS = 4096;        // terminals + pair symbols
+constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;  // positions one symbol stands for
+constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;   // positions one block covers
+constexpr int MAX_CODE_BITS = 24;                 // longest Huffman code
+constexpr uint32_t MIN_BLOCK_BYTES = 8, MAX_BLOCK_BYTES = 4096;  // bytes per block
+// The writer's candidates. A probe decodes half a block on average: 32-byte blocks probe about
+// 70 ns faster than 64-byte ones and cost 8 % more bytes (FORMAT.md); 16 bytes are smaller
+// still where symbols are long (the writer keeps the smaller payload).
+inline const std::vector<uint32_t> DEFAULT_BLOCK_BYTES = {16, 32};
+
+// The fixed part at the start of a PAIRS section's payload.
+struct Header {
+    uint32_t num_terminals;  // the section's codes: symbols below this are codes
+    uint32_t num_symbols;    // terminals + pairs
+    uint32_t block_bytes;    // bytes per block (its size, then codes), MIN_BLOCK_BYTES..MAX_BLOCK_BYTES
+    uint32_t index_shift;    // one index entry per 2^index_shift positions
+    uint64_t num_blocks;
+    uint64_t num_index;      // ceil(positions / 2^index_shift)
+    uint64_t positions;
+};
+static_assert(sizeof(Header) == 40);
+
+// Where the blocks start in the payload (after the tables, on a multiple of 64 bytes), and the
+// bytes of the payload for these header values (what the parser requires).
+uint64_t blocks_offset(const Header& h);
+uint64_t payload_bytes(const Header& h);
+
+// Each block starts with its number of positions - 1, u16 little-endian: the probe finds it in
+// the block's own cache line.
+constexpr uint32_t BLOCK_HEADER_BITS = 16;
+
+}  // namespace pairs
+
+// Compresses `n` codes (packed `bits` per position as table_file.h's code_at reads them, all
+// below `num_terminals`) into a PAIRS payload, with the block size of `block_candidates` that
+// makes it smallest. Uses up to `threads` threads.
+std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
+                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES);
+
+// A validated PAIRS payload inside a mapping (which must outlive it).
+class PairsReader {
+public:
+    // Checks every table of the payload at `data` (`size` bytes); nullopt with `why` set if
+    // anything is inconsistent. After this, reading never leaves [data, data + size).
+    static std::optional<PairsReader> parse(const uint8_t* data, uint64_t size, uint64_t positions,
+                                            uint32_t num_terminals, std::string* why);
+
+    // The code of position `i`; false if the block turns out corrupt.
+    bool code_at(uint64_t i, uint32_t& code) const;
+    // Every code, packed `bits` per position (out has room for ceil(positions * bits / 8)
+    // bytes, zeroed). False if a block is corrupt.
+    bool decode_all(uint8_t* out, int bits) const;
+
+    const pairs::Header& header() const { return h_; }
+
+private:
+    struct Rule {
+        uint16_t left, right;
+        uint32_t left_length;  // positions of the left part: one load per step of a descent
+    };
+    // Decodes the Huffman code at `bit` of a zero-padded block: the symbol and its positions
+    // in `length`, or -1.
+    int next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const;
+    // The length of a code longer than LUT_BITS at the top of `w`, or -1 if it is none.
+    int long_code_bits(uint64_t w) const;
+    void copy_block(uint64_t b, uint8_t* buffer) const;
+    uint32_t block_positions(uint64_t b) const;
+
+    pairs::Header h_{};
+    std::vector<Rule> rules_;       // by symbol (terminals unused)
+    std::vector<uint32_t> length_;  // positions per symbol
+    std::vector<uint16_t> sorted_;  // coded symbols by (code length, symbol)
+    uint64_t limit_[pairs::MAX_CODE_BITS + 2] = {};  // left-justified end of the codes of each length
+    uint32_t first_[pairs::MAX_CODE_BITS + 2] = {};  // first code of each length
+    uint32_t offset_[pairs::MAX_CODE_BITS + 2] = {};  // index in sorted_ of the first code of each length
+    int min_bits_ = 0, max_bits_ = 0;
+    // The codes of at most LUT_BITS bits, by the next LUT_BITS bits of a block (bits 0 for a
+    // longer code, or none), with the symbol's positions: a walk through a block touches
+    // nothing else. Packed in 32 bits, so the table of a section is 16 KiB: code bits (5),
+    // symbol (12), positions - 1 (15).
+    struct Short {
+        uint32_t packed;
+        uint32_t bits() const { return packed & 31; }
+        uint32_t symbol() const { return (packed >> 5) & 4095; }
+        uint32_t length() const { return (packed >> 17) + 1; }
+    };
+    static_assert(pairs::MAX_SYMBOLS <= 4096 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS < 32);
+    static constexpr int LUT_BITS = 12;
+    std::vector<Short> lut_;
+    const uint8_t* index_ = nullptr;   // u32 block, u16 offset per entry
+    const uint8_t* blocks_ = nullptr;
+};
+
+}  // namespace pythia::tb

@@ -1,0 +1,178 @@
+// The PAIRS codec on its own: every stream decodes to what was encoded, whole and position by
+// position, streams with structure come out small, and payloads that lie are refused by the
+// parser or answered with "corrupt", never read outside their bytes.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+#include "tablebase/pair_codec.h"
+
+using namespace pythia::tb;
+
+namespace {
+
+struct Stream {
+    std::string name;
+    std::vector<uint8_t> codes;  // one per position
+    uint32_t terminals;
+};
+
+std::vector<uint8_t> pack(const std::vector<uint8_t>& codes, int bits) {
+    std::vector<uint8_t> out((codes.size() * bits + 7) / 8, 0);
+    for (size_t i = 0; i < codes.size(); ++i) {
+        if (bits == 8) out[i] = codes[i];
+        else out[(i * bits) >> 3] |= uint8_t(codes[i] << ((i * bits) & 7));
+    }
+    return out;
+}
+
+std::vector<Stream> streams(int bits) {
+    std::mt19937_64 rng(bits);
+    const uint32_t terminals = bits == 8 ? 200 : (1u << bits);
+    std::vector<Stream> out;
+    {
+        Stream s{"uniform random", {}, terminals};
+        for (int i = 0; i < 100003; ++i) s.codes.push_back(uint8_t(rng() % terminals));
+        out.push_back(s);
+    }
+    {
+        // Runs from 1 to 300000 positions: symbols and blocks reach their position limits.
+        Stream s{"runs", {}, terminals};
+        while (s.codes.size() < 1500000) {
+            const uint64_t len = rng() % 4 == 0 ? rng() % 300000 + 1 : rng() % 40 + 1;
+            s.codes.insert(s.codes.end(), len, uint8_t(rng() % terminals));
+        }
+        out.push_back(s);
+    }
+    {
+        // A pattern repeating every 64 positions, with noise: what a table's index order makes.
+        Stream s{"periodic", {}, terminals};
+        std::vector<uint8_t> row(64);
+        for (auto& c : row) c = uint8_t(rng() % std::min<uint32_t>(terminals, 3));
+        for (int i = 0; i < 400000; ++i) s.codes.push_back(rng() % 50 ? row[i % 64] : uint8_t(rng() % terminals));
+        out.push_back(s);
+    }
+    {
+        Stream s{"one value and one exception", std::vector<uint8_t>(77777, 0), terminals};
+        s.codes[12345] = uint8_t(terminals - 1);
+        out.push_back(s);
+    }
+    out.push_back({"one value only", std::vector<uint8_t>(4099, uint8_t(terminals - 1)), terminals});
+    out.push_back({"one position", {uint8_t(terminals - 1)}, terminals});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs]") {
+    for (int bits : {1, 2, 4, 8}) {
+        for (const Stream& s : streams(bits)) {
+            INFO(s.name << ", " << bits << " bits");
+            const uint64_t n = s.codes.size();
+            const std::vector<uint8_t> packed = pack(s.codes, bits);
+            for (const auto& candidates : {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256}}) {
+                const std::vector<uint8_t> payload = encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates);
+                std::string why;
+                const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why);
+                INFO(why);
+                REQUIRE(r);
+                std::vector<uint8_t> whole(packed.size(), 0);
+                REQUIRE(r->decode_all(whole.data(), bits));
+                CHECK(whole == packed);
+                uint64_t wrong = 0;
+                for (uint64_t i = 0; i < n; ++i) {
+                    uint32_t code = 999;
+                    wrong += !r->code_at(i, code) || code != s.codes[i];
+                }
+                CHECK(wrong == 0);
+                uint32_t code;
+                CHECK_FALSE(r->code_at(n, code));
+                if ((s.name == "runs" || s.name == "one value and one exception") && candidates.size() > 1)
+                    CHECK(payload.size() * 20 < packed.size());  // runs cost next to nothing
+            }
+        }
+    }
+}
+
+TEST_CASE("the pair codec finds repeated patterns, not only runs", "[tb][pairs]") {
+    // The periodic stream has runs of a few positions only; its pattern of 64 is what pays.
+    const Stream s = streams(2)[2];
+    const std::vector<uint8_t> packed = pack(s.codes, 2);
+    const auto payload = encode_pairs(packed.data(), 2, s.codes.size(), s.terminals, 1);
+    INFO(payload.size() << " bytes for " << packed.size() << " packed");
+    CHECK(payload.size() * 3 < packed.size());
+}
+
+TEST_CASE("payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
+    const Stream s = streams(2)[2];
+    const uint64_t n = s.codes.size();
+    const std::vector<uint8_t> packed = pack(s.codes, 2);
+    const std::vector<uint8_t> good = encode_pairs(packed.data(), 2, n, s.terminals, 2);
+    pairs::Header h;
+    std::memcpy(&h, good.data(), sizeof h);
+    REQUIRE(h.num_symbols > h.num_terminals);
+    const size_t rules_at = sizeof h, lengths_at = rules_at + 4 * (h.num_symbols - h.num_terminals);
+    const size_t index_at = lengths_at + h.num_symbols, blocks_at = pairs::blocks_offset(h);
+    REQUIRE(blocks_at % 64 == 0);
+    REQUIRE(blocks_at >= index_at + 6 * h.num_index);
+    REQUIRE(blocks_at + h.num_blocks * h.block_bytes == good.size());
+    std::string why;
+    auto refused = [&](std::vector<uint8_t> bytes, uint64_t positions = 0, uint32_t terminals = 0) {
+        return !PairsReader::parse(bytes.data(), bytes.size(), positions ? positions : n,
+                                   terminals ? terminals : s.terminals, &why);
+    };
+    CHECK_FALSE(refused(good));
+    CHECK(refused(std::vector<uint8_t>(good.begin(), good.end() - 1)));  // truncated
+    CHECK(refused(std::vector<uint8_t>(good.begin(), good.begin() + 10)));
+    CHECK(refused(good, n + 1));             // another table's positions
+    CHECK(refused(good, 0, s.terminals - 1));  // another section's symbols
+    {
+        auto bad = good;  // a pair made of itself: the tree would have no bottom
+        const uint16_t self = uint16_t(h.num_terminals);
+        std::memcpy(bad.data() + rules_at, &self, 2);
+        CHECK(refused(bad));
+    }
+    {
+        auto bad = good;  // codes longer than the reader takes
+        bad[lengths_at] = pairs::MAX_CODE_BITS + 1;
+        CHECK(refused(bad));
+    }
+    {
+        auto bad = good;  // more codes than a prefix code can hold
+        for (uint32_t k = 0; k < h.num_symbols; ++k) bad[lengths_at + k] = 1;
+        CHECK(refused(bad));
+    }
+    {
+        auto bad = good;  // a block of one position more: the sizes no longer add up
+        bad[blocks_at] ^= 1;
+        CHECK(refused(bad));
+    }
+    {
+        auto bad = good;  // an index entry pointing elsewhere
+        bad[index_at + 6 * (h.num_index - 1)] ^= 1;
+        CHECK(refused(bad));
+    }
+    // Changed codes pass the parser (only a checksum vouches for them): every probe answers a
+    // code the section has, or "corrupt". (Changed block sizes are refused: they no longer add
+    // up, or the index no longer matches them.)
+    std::mt19937_64 rng(3);
+    int corrupt = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        auto bad = good;
+        for (int k = 0; k < 1 + trial % 16; ++k) {
+            const size_t at = blocks_at + rng() % (bad.size() - blocks_at);
+            if ((at - blocks_at) % h.block_bytes >= 2) bad[at] ^= uint8_t(1 + rng() % 255);
+        }
+        auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why);
+        REQUIRE(r);
+        for (int p = 0; p < 200; ++p) {
+            uint32_t code = 0;
+            if (r->code_at(rng() % n, code)) REQUIRE(code < s.terminals);
+            else ++corrupt;
+        }
+        std::vector<uint8_t> whole(packed.size(), 0);
+        (void)r->decode_all(whole.data(), 2);
+    }
+    CHECK(corrupt > 0);
+}
