@@ -19,7 +19,10 @@ namespace pythia::tb {
 static_assert(std::endian::native == std::endian::little, "the tablebase files are little-endian");
 
 constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
-constexpr uint32_t FORMAT_VERSION = 1;
+// Version 2 added PAIRS sections (the writer uses them for WDL); version 1 files (LZ4 only)
+// are still read, and `pythia tb recompress` rewrites their WDL file.
+constexpr uint32_t FORMAT_VERSION = 2;
+constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
 enum class Metric : uint8_t { WDL = 0, DTM = 1, DTZ = 2 };
@@ -27,6 +30,10 @@ enum class Metric : uint8_t { WDL = 0, DTM = 1, DTZ = 2 };
 // How a section's codes become values: directly, or through the DTM of the same position
 // (its sign: loss, draw, win; or its whole code).
 enum class Context : uint8_t { NONE = 0, DTM_SIGN = 1, DTM_CODE = 2 };
+
+// How a section's codes are compressed (FORMAT.md): LZ4 blocks of a fixed number of positions,
+// or the PAIRS codec (pair_codec.h), from format version 2.
+enum class Codec : uint8_t { LZ4 = 0, PAIRS = 1 };
 
 // Section flags.
 constexpr uint8_t FLAG_CAPTURE_RESOLVED = 1;  // WDL: stored values may be low where a capture decides
@@ -66,13 +73,15 @@ struct SectionHeader {
     uint8_t code_bits;  // 0, 1, 2, 4, 8 or 16 bits per position; 0: every position has symbol 0
     uint8_t context;    // Context
     uint8_t flags;
-    uint8_t reserved1[3];
+    uint8_t codec;  // Codec; 0 in version 1 files
+    uint8_t reserved1[2];
     uint32_t num_symbols;      // codes per context
     uint32_t num_contexts;     // 1 for Context::NONE, 3 for DTM_SIGN, the DTM's symbols for DTM_CODE
     uint32_t symbols_offset;   // in the header: num_contexts * num_symbols uint16 values
-    uint32_t block_positions;  // positions per block, a multiple of 8
+    uint32_t block_positions;  // positions per block, a multiple of 8 (LZ4); 0 (PAIRS)
     uint64_t num_blocks;
-    uint64_t offsets_offset;  // file offset of num_blocks + 1 uint64 block starts (absolute)
+    uint64_t offsets_offset;  // LZ4: file offset of num_blocks + 1 uint64 block starts (absolute);
+                              // PAIRS: file offset of the codec's payload (compressed_bytes long)
     uint64_t dict_offset;     // file offset of the LZ4 dictionary shared by the blocks
     uint32_t dict_size;
     uint32_t reserved2;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "tablebase/pair_codec.h"
 #include "tablebase/parallel.h"
 
 namespace pythia::tb {
@@ -248,6 +249,12 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     s.codes = make_codes(n, source, t, bits, plan.threads);
     s.estimated_bytes = 0;
     if (bits == 0) return s;
+    if (plan.codec == Codec::PAIRS) {
+        if (plan.context != Context::NONE || bits > 8) throw std::invalid_argument("PAIRS needs context-free 8-bit codes");
+        encode_pairs_section(s, n, plan.threads);
+        s.estimated_bytes = double(s.data.size());
+        return s;
+    }
 
     // Choose the block size (and whether a dictionary pays) on a sample of the stream. Small
     // streams take the middle candidate with a dictionary: trying every candidate would cost
@@ -302,7 +309,20 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     return s;
 }
 
+void encode_pairs_section(EncodedSection& s, uint64_t n, int threads) {
+    SectionHeader& h = s.header;
+    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads);
+    PairsReader r = *PairsReader::parse(s.data.data(), s.data.size(), n, h.num_symbols, nullptr);
+    h.codec = uint8_t(Codec::PAIRS);
+    h.block_positions = 0;
+    h.num_blocks = r.header().num_blocks;
+    h.dict_size = 0;
+    s.dictionary.clear();
+    s.block_ends.clear();
+}
+
 void finish_section(EncodedSection& s, const SectionPlan& plan) {
+    if (s.header.codec == uint8_t(Codec::PAIRS)) return;
     SectionHeader& h = s.header;
     if (h.code_bits == 0) return;
     const uint32_t block_bytes = uint32_t(uint64_t(h.block_positions) * h.code_bits / 8);

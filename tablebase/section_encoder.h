@@ -37,6 +37,9 @@ struct SectionPlan {
     bool dictionary = true;
     int threads = 1;
     int level = 9;  // LZ4-HC compression level
+    // PAIRS: the codes go to the pair codec (pair_codec.h) instead of LZ4 blocks; the block
+    // options above are then unused. Needs a context-free section of at most 8-bit codes.
+    Codec codec = Codec::LZ4;
     // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes and the
     // chosen block size; finish_section() then compresses the whole stream.
     bool estimate_only = false;
@@ -46,8 +49,8 @@ struct EncodedSection {
     SectionHeader header{};  // offsets and symbols_offset are filled in by the file writer
     std::vector<uint16_t> symbols;
     std::vector<uint8_t> dictionary;
-    std::vector<uint8_t> data;         // the compressed blocks, one after the other
-    std::vector<uint64_t> block_ends;  // end of each block in `data`
+    std::vector<uint8_t> data;         // the compressed blocks, one after the other (PAIRS: the payload)
+    std::vector<uint64_t> block_ends;  // end of each block in `data` (LZ4)
     std::vector<uint8_t> codes;        // the packed codes (kept for DTZ's DTM_CODE context)
     double estimated_bytes = 0;        // from the sample the block size was chosen on
     // Code of each position when the section has at most 8 bits (DTM: the DTZ's context).
@@ -67,7 +70,12 @@ void finish_section(EncodedSection& s, const SectionPlan& plan);
 
 // The compressed size of a section, for choosing between plans.
 inline uint64_t encoded_bytes(const EncodedSection& s) {
+    if (s.header.codec == uint8_t(Codec::PAIRS)) return s.data.size();
     return s.data.size() + s.dictionary.size() + 8 * (s.block_ends.size() + 1);
 }
+
+// A PAIRS section of the packed `codes` (code_bits 1-8) of `positions` positions, with the
+// metric, side, flags and symbols of `like`.
+void encode_pairs_section(EncodedSection& like, uint64_t positions, int threads);
 
 }  // namespace pythia::tb

@@ -58,9 +58,9 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
     std::memcpy(&header_, data, sizeof header_);
     if (std::memcmp(header_.magic, FILE_MAGIC, sizeof FILE_MAGIC) != 0)
         return fail(error, "not a Pythia tablebase file (wrong magic)");
-    if (header_.version != FORMAT_VERSION)
-        return fail(error, "format version " + std::to_string(header_.version) + ", this build reads version " +
-                               std::to_string(FORMAT_VERSION));
+    if (header_.version < OLDEST_READ_VERSION || header_.version > FORMAT_VERSION)
+        return fail(error, "format version " + std::to_string(header_.version) + ", this build reads versions " +
+                               std::to_string(OLDEST_READ_VERSION) + " to " + std::to_string(FORMAT_VERSION));
     if (header_.kind != uint32_t(kind))
         return fail(error, std::string("holds ") + (header_.kind == uint32_t(FileKind::WDL) ? "WDL" : "other") +
                                " data, not the " + (kind == FileKind::WDL ? "WDL" : "DTM/DTZ") + " its name says");
@@ -168,8 +168,23 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, std::string* 
     for (uint16_t v : s.symbols)
         if (wdl_file ? v > 4 : !valid_distance_symbol(v)) return fail(error, what + "a symbol is not a value)");
 
+    if (h.codec > uint8_t(Codec::PAIRS) || (h.codec != 0 && header_.version < 2))
+        return fail(error, what + "codec " + std::to_string(h.codec) + ")");
     if (bits == 0) {
-        if (h.num_blocks != 0) return fail(error, what + "blocks in a constant section)");
+        if (h.num_blocks != 0 || h.codec != 0) return fail(error, what + "blocks in a constant section)");
+    } else if (h.codec == uint8_t(Codec::PAIRS)) {
+        // The pair codec holds WDL codes (of up to 8 bits, without contexts); DTM and DTZ are
+        // read through the block cache only.
+        if (h.metric != uint8_t(Metric::WDL) || bits > 8 || h.context != 0 || h.block_positions != 0 ||
+            h.dict_size != 0)
+            return fail(error, what + "a pair section's metric, width, context or blocks)");
+        if (!inside(h.offsets_offset, h.compressed_bytes, header_.header_size, size))
+            return fail(error, what + "pair data outside the file)");
+        std::string why;
+        s.pairs = PairsReader::parse(file_.data() + h.offsets_offset, h.compressed_bytes, header_.positions,
+                                     h.num_symbols, &why);
+        if (!s.pairs) return fail(error, what + why + ")");
+        if (s.pairs->header().num_blocks != h.num_blocks) return fail(error, what + "block count)");
     } else {
         if (h.block_positions == 0 || h.block_positions % 8 != 0 ||
             uint64_t(h.block_positions) * bits / 8 > MAX_BLOCK_BYTES)
@@ -213,8 +228,17 @@ uint32_t TableFile::block_size(const Section& s, uint64_t b) const {
     return uint32_t((n * s.h.code_bits + 7) / 8);
 }
 
+bool TableFile::decode_section(const Section& s, uint8_t* out) const {
+    if (s.pairs) return s.pairs->decode_all(out, s.bits());
+    for (uint64_t b = 0; b < s.h.num_blocks; ++b) {
+        const uint32_t size = block_size(s, b);
+        if (decode_block(s, b, out + b * s.block_bytes, size) != int(size)) return false;
+    }
+    return true;
+}
+
 int TableFile::decode_block(const Section& s, uint64_t b, uint8_t* out, uint32_t need) const {
-    if (b >= s.h.num_blocks) return -1;
+    if (b >= s.h.num_blocks || s.pairs) return -1;
     const uint64_t from = offset(s, b), to = offset(s, b + 1);
     const char* src = reinterpret_cast<const char*>(file_.data() + from);
     const int src_size = int(to - from);

@@ -14,6 +14,7 @@
 #include "tablebase/file_format.h"
 #include "engine/core/mapped_file.h"
 #include "tablebase/material.h"
+#include "tablebase/pair_codec.h"
 #include "tablebase/table_index.h"
 #include "tablebase/value.h"
 
@@ -25,7 +26,8 @@ struct Section {
     std::vector<uint16_t> symbols;  // num_contexts * num_symbols
     const uint8_t* offsets = nullptr;  // num_blocks + 1 little-endian uint64 in the mapping
     const char* dict = nullptr;
-    uint32_t block_bytes = 0;  // decoded bytes of a full block
+    uint32_t block_bytes = 0;  // decoded bytes of a full block (LZ4)
+    std::optional<PairsReader> pairs;  // set for a PAIRS section
 
     Metric metric() const { return Metric(h.metric); }
     Color side() const { return Color(h.side); }
@@ -78,9 +80,12 @@ public:
 
     // Decoded bytes of block `b` (the last block may be short).
     uint32_t block_size(const Section& s, uint64_t b) const;
-    // Decodes block `b` into `out` (room for block_size bytes) until at least `need` bytes are
-    // there. Returns the number of bytes decoded, or -1 if the block is corrupt.
+    // Decodes block `b` of an LZ4 section into `out` (room for block_size bytes) until at least
+    // `need` bytes are there. Returns the number of bytes decoded, or -1 if the block is corrupt.
     int decode_block(const Section& s, uint64_t b, uint8_t* out, uint32_t need) const;
+    // Every code of a section, packed as code_at reads them, into `out` (room for
+    // ceil(positions * bits / 8) bytes, zeroed), either codec. False if a block is corrupt.
+    bool decode_section(const Section& s, uint8_t* out) const;
 
 private:
     TableFile() = default;

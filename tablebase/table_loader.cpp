@@ -56,6 +56,15 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
         });
         return ok;
     }
+    if (s.pairs) {  // decoded whole in one pass (a pair section has no independent blocks to split)
+        std::vector<uint8_t> packed((n * s.bits() + 7) / 8, 0);
+        if (!f.decode_section(s, packed.data())) return false;
+        parallel_for(n, threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t i = begin; i < end; ++i)
+                if (!store(i, code_at(packed.data(), i, s.bits()))) ok = false;
+        });
+        return ok;
+    }
     parallel_for(s.h.num_blocks, threads, 16, [&](uint64_t begin, uint64_t end, int) {
         std::vector<uint8_t> buffer(s.block_bytes);
         for (uint64_t b = begin; b < end && ok; ++b) {

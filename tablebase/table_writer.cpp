@@ -14,6 +14,7 @@
 #include "tablebase/file_format.h"
 #include "tablebase/parallel.h"
 #include "tablebase/section_encoder.h"
+#include "tablebase/table_file.h"
 #include "tablebase/table_statistics.h"
 
 namespace pythia::tb {
@@ -184,10 +185,20 @@ public:
         align(header, 64);
         h.header_size = uint32_t(header.size());
 
-        // Payload layout: per section its block offsets, its dictionary, its blocks.
+        // Payload layout: per LZ4 section its block offsets, its dictionary, its blocks; per
+        // PAIRS section the codec's payload, from a multiple of 64 bytes (its blocks then sit
+        // on cache lines).
         uint64_t at = header.size();
         for (EncodedSection& s : sections) {
             if (s.header.code_bits == 0) continue;
+            if (s.header.codec == uint8_t(Codec::PAIRS)) {  // the codec's payload, on a cache line
+                at = (at + 63) / 64 * 64;
+                s.header.offsets_offset = at;
+                s.header.compressed_bytes = s.data.size();
+                blocks_at_.push_back(at);
+                at += s.data.size();
+                continue;
+            }
             s.header.offsets_offset = at;
             at += 8 * (s.block_ends.size() + 1);
             s.header.dict_offset = at;
@@ -204,9 +215,17 @@ public:
         XXH3_64bits_reset(state);
         bool ok = seek_write(header.data(), header.size(), nullptr);  // placeholder, rewritten below
         size_t k = 0;
+        uint64_t written = header.size();
         for (const EncodedSection& s : sections) {
             if (s.header.code_bits == 0 || !ok) continue;
             const uint64_t base = blocks_at_[k++];
+            if (s.header.codec == uint8_t(Codec::PAIRS)) {
+                const std::vector<uint8_t> padding(base - written, 0);
+                ok = seek_write(padding.data(), padding.size(), state) && seek_write(s.data.data(), s.data.size(), state);
+                written = base + s.data.size();
+                continue;
+            }
+            written = base + s.data.size();
             std::vector<uint64_t> offsets{base};
             for (uint64_t e : s.block_ends) offsets.push_back(base + e);
             ok = seek_write(offsets.data(), offsets.size() * 8, state) &&
@@ -295,6 +314,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         plan.block_bytes = WDL_BLOCK_BYTES;  // one size: no tolerance to trade bytes for speed
         plan.threads = threads;
         plan.level = WDL_LZ4_LEVEL;
+        plan.codec = info.wdl_codec;
         wdl.push_back(encode_section(
             n,
             [&](uint64_t begin, uint64_t end, Cell* out) {
@@ -340,6 +360,56 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     return wdl_file.write(FileKind::WDL, m, n, write_id, wdl, &stats, error) &&
            dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && wdl_file.commit(error) &&
            dist_file.commit(error);
+}
+
+bool recompress_wdl_file(const std::filesystem::path& dir, const Material& material, int threads,
+                         RecompressResult* result, std::string* error) {
+    const TableIndex index(material.normalized());
+    const auto path = table_file_path(dir, index.material(), FileKind::WDL);
+    auto fail = [&](const std::string& message) {
+        if (error) *error = path.string() + ": " + message;
+        return false;
+    };
+    std::string why;
+    auto old = TableFile::open(path, index, FileKind::WDL, &why);
+    if (!old) return fail(why);
+    RecompressResult r;
+    r.old_bytes = old->file_size();
+    r.already_current = true;
+    for (const Section& s : old->sections()) r.already_current &= s.bits() == 0 || s.pairs.has_value();
+    if (r.already_current) {
+        r.new_bytes = r.old_bytes;
+        if (result) *result = r;
+        return true;
+    }
+    const uint64_t n = old->positions();
+    std::vector<EncodedSection> sections;
+    for (const Section& s : old->sections()) {
+        EncodedSection e;
+        e.header = s.h;
+        e.symbols = s.symbols;
+        if (s.bits()) {
+            const size_t bytes = (n * s.bits() + 7) / 8;
+            e.codes.assign(bytes, 0);
+            if (!old->decode_section(s, e.codes.data())) return fail("corrupt block");
+            encode_pairs_section(e, n, threads);
+            std::vector<uint8_t> back(bytes, 0);
+            auto reader = PairsReader::parse(e.data.data(), e.data.size(), n, s.h.num_symbols, &why);
+            if (!reader || !reader->decode_all(back.data(), s.bits()) || back != e.codes)
+                return fail("the recompressed section does not decode to the stored codes");
+            e.codes = {};
+        }
+        sections.push_back(std::move(e));
+    }
+    const TableStatistics* stats = old->statistics() ? &*old->statistics() : nullptr;
+    FileWriter w(path);
+    if (!w.write(FileKind::WDL, index.material(), n, old->write_id(), sections, stats, error) || !w.commit(error))
+        return false;
+    auto now = TableFile::open(path, index, FileKind::WDL, &why);
+    if (!now) return fail("rewritten, but refused when opened again: " + why);
+    r.new_bytes = now->file_size();
+    if (result) *result = r;
+    return true;
 }
 
 }  // namespace pythia::tb

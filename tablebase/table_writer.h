@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "tablebase/file_format.h"
 #include "tablebase/table_set.h"
 
 namespace pythia::tb {
@@ -19,6 +20,9 @@ struct GenerationInfo {
     // For a table that records those positions itself (a generated one), an empty set will
     // do: it is searched only when the record is missing (a table loaded from files).
     const TableSet* subtables = nullptr;
+    // How WDL sections are compressed: PAIRS, or format version 1's LZ4 blocks (for tests of
+    // `tb recompress` and for comparisons).
+    Codec wdl_codec = Codec::PAIRS;
 };
 
 // Positions of `table` (bit per index, per side to move) where a resolving capture (captures.h)
@@ -32,5 +36,17 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& ta
 // false with a message naming the file and the problem if it cannot.
 bool write_table_files(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
                        std::string* error = nullptr);
+
+struct RecompressResult {
+    bool already_current = false;  // every section already used the current codec: untouched
+    uint64_t old_bytes = 0, new_bytes = 0;
+};
+
+// Rewrites <dir>/<MATERIAL>.pytw with the current WDL codec (PAIRS), keeping every stored code,
+// the statistics and the write id (so it still pairs with its .pytd file): upgrades a format
+// version 1 file without generating the table again. The new sections are decoded and compared
+// with the old ones before the file is replaced, and the new file is opened and checked after.
+bool recompress_wdl_file(const std::filesystem::path& dir, const Material& material, int threads,
+                         RecompressResult* result, std::string* error);
 
 }  // namespace pythia::tb

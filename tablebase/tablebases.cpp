@@ -80,23 +80,20 @@ struct Tablebases::Entry {
     mutable std::atomic<bool> reported_corrupt_block{false};
 
     // Decodes small WDL sections whole (see RESIDENT_WDL_BYTES). False if a block is corrupt.
-    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget) const {
+    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget, uint64_t limit) const {
         for (const Section& s : f.sections()) {
             const uint64_t bytes = (f.positions() * s.bits() + 7) / 8;
             if (s.bits() == 0 || bytes > RESIDENT_WDL_BYTES) continue;
-            if (budget.fetch_add(bytes) + bytes > RESIDENT_WDL_BUDGET) {
+            if (budget.fetch_add(bytes) + bytes > limit) {
                 budget.fetch_sub(bytes);
                 continue;
             }
             std::vector<uint8_t>& out = resident_wdl[s.side()];
             out.assign(bytes + 1, 0);  // one spare byte: a 16-bit read never passes the end
-            for (uint64_t b = 0; b < s.h.num_blocks; ++b) {
-                const uint32_t size = f.block_size(s, b);
-                if (f.decode_block(s, b, out.data() + b * s.block_bytes, size) != int(size)) {
-                    resident_wdl[0].clear();
-                    resident_wdl[1].clear();
-                    return false;
-                }
+            if (!f.decode_section(s, out.data())) {
+                resident_wdl[0].clear();
+                resident_wdl[1].clear();
+                return false;
             }
         }
         return true;
@@ -129,7 +126,7 @@ struct Tablebases::Entry {
             const Section& sec = f->sections()[i];
             section_no[int(sec.metric())][sec.side()] = int(i);
         }
-        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_)) {
+        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_, owner.resident_budget_)) {
             owner.refuse(paths[kind].string(), "corrupt block");
             state[kind].store(FAILED, std::memory_order_release);
             return nullptr;
@@ -140,7 +137,7 @@ struct Tablebases::Entry {
     }
 };
 
-Tablebases::Tablebases() = default;
+Tablebases::Tablebases() : resident_budget_(RESIDENT_WDL_BUDGET) {}
 Tablebases::~Tablebases() { opener_.stop(); }
 
 void Tablebases::open_distance_files_in_background(bool on, uint64_t sync_below_bytes, bool open_cached_at_once) {
@@ -299,6 +296,11 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     uint32_t code = 0;
     if (!e.resident_wdl[stm].empty()) {
         code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
+    } else if (s.pairs) {
+        if (!s.pairs->code_at(idx, code)) {
+            if (!e.reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt pair block");
+            return std::nullopt;
+        }
     } else if (s.bits()) {
         const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
         const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));

@@ -89,6 +89,10 @@ public:
     // Off by default: tools wait for the file. Call between searches, like set_paths().
     void open_distance_files_in_background(bool on, uint64_t sync_below_bytes = uint64_t(16) << 20,
                                            bool open_cached_at_once = true);
+    // The bytes of small WDL sections decoded whole into memory (256 MiB by default); 0 reads
+    // every WDL probe from the files, as for the large tables (tests use it). Call before the
+    // first probe, like set_paths().
+    void set_resident_wdl_budget(uint64_t bytes) { resident_budget_ = bytes; }
     // Returns when the background thread has opened (or refused) every file it was given.
     void wait_for_background_opening() const;
 
@@ -124,6 +128,7 @@ private:
     uint64_t slot_mask_ = 0;
     int max_pieces_ = 0;
     mutable std::atomic<uint64_t> resident_bytes_{0};  // WDL decoded whole (small tables)
+    uint64_t resident_budget_;
     mutable std::mutex errors_mutex_;
     mutable std::vector<std::string> refused_;
     bool open_in_background_ = false;

@@ -1,4 +1,4 @@
-// `pythia tb generate|verify|info|probe ...`: the tablebases on the command line.
+// `pythia tb generate|verify|recompress|info|probe ...`: the tablebases on the command line.
 #pragma once
 
 #include <string>
@@ -12,6 +12,7 @@ int tb_command(const std::vector<std::string>& args);
 // The verbs, each in its own file (tb_generate_command.cpp, tb_probe_command.cpp, ...).
 int tb_generate_command(const std::vector<std::string>& args);
 int tb_verify_command(const std::vector<std::string>& args);
+int tb_recompress_command(const std::vector<std::string>& args);
 int tb_info_command(const std::vector<std::string>& args);
 int tb_probe_command(const std::vector<std::string>& args);
 

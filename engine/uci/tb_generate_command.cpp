@@ -1,4 +1,4 @@
-// `pythia tb generate` and `pythia tb verify`.
+// `pythia tb generate`, `pythia tb verify` and `pythia tb recompress`.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -185,6 +185,39 @@ int tb_verify_command(const std::vector<std::string>& args) {
         std::fflush(stdout);
     }
     std::printf("%zu tables verified, %d failed\n", a.tables.size(), failures);
+    return failures ? 1 : 0;
+}
+
+int tb_recompress_command(const std::vector<std::string>& args) {
+    TbArgs a;
+    if (!parse_args(args, a, "recompress")) return 2;
+    if (a.all_stored || a.tables.empty())
+        for (const Material& m : all_materials(5))
+            if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
+    int failures = 0;
+    uint64_t old_total = 0, new_total = 0;
+    for (const Material& m : a.tables) {
+        const auto start = std::chrono::steady_clock::now();
+        RecompressResult r;
+        std::string error;
+        if (!recompress_wdl_file(a.dir, m, a.threads, &r, &error)) {
+            std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
+            ++failures;
+            continue;
+        }
+        old_total += r.old_bytes;
+        new_total += r.new_bytes;
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (r.already_current)
+            std::printf("%-8s already current (%llu bytes)\n", m.name().c_str(), (unsigned long long)r.old_bytes);
+        else
+            std::printf("%-8s %llu -> %llu bytes (%.2fx smaller, %.1f s)\n", m.name().c_str(),
+                        (unsigned long long)r.old_bytes, (unsigned long long)r.new_bytes,
+                        double(r.old_bytes) / double(r.new_bytes), s);
+        std::fflush(stdout);
+    }
+    std::printf("%zu WDL files, %d failed: %llu -> %llu bytes\n", a.tables.size(), failures,
+                (unsigned long long)old_total, (unsigned long long)new_total);
     return failures ? 1 : 0;
 }
 

@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Generates `names` (dependencies first, all kept in memory) and writes them to `dir`.
-TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir) {
+TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir,
+                            Codec wdl_codec = Codec::PAIRS) {
     std::vector<Material> wanted;
     for (const char* n : names) wanted.push_back(*Material::parse(n));
     TableSet set;
@@ -33,7 +34,7 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     options.threads = 2;
     for (const Material& m : with_dependencies(wanted)) {
         auto t = generate_table(m, set, options);
-        GenerationInfo info{1.25, 2, &set};
+        GenerationInfo info{1.25, 2, &set, wdl_codec};
         std::string error;
         INFO(m.name());
         REQUIRE(write_table_files(*t, dir, info, &error));
@@ -152,40 +153,91 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
     const std::vector<const char*> names = light ? std::vector<const char*>{"KQvK", "KRvK", "KPvK", "KQvKR"}
                                                  : std::vector<const char*>{"KQvK", "KRvK", "KPvK", "KQvKR", "KBNvK"};
     const TableSet generated = generate_and_write(names, dir);
-    Tablebases tbs;
-    tbs.set_paths(dir.string());
-    REQUIRE(tbs.max_pieces() == 4);
-    std::mt19937_64 rng(42);
+    // Small WDL sections decoded into memory at open (the default), and every WDL probe read
+    // from the file's PAIRS blocks, as for the large tables.
+    for (const bool resident : {true, false}) {
+        INFO((resident ? "WDL decoded at open" : "WDL read from the blocks"));
+        Tablebases tbs;
+        if (!resident) tbs.set_resident_wdl_budget(0);
+        tbs.set_paths(dir.string());
+        REQUIRE(tbs.max_pieces() == 4);
+        std::mt19937_64 rng(42);
+        for (const char* name : names) {
+            INFO(name);
+            const TableValues& t = *generated.find(*Material::parse(name));
+            const uint64_t n = t.index.size();
+            // Every position of the 3-piece tables, a sample of 20000 of the 4-piece ones (light
+            // mode: 5000 of each).
+            const bool all = t.index.num_slots() == 3 && !light;
+            const uint64_t sample = light ? 5000 : 20000;
+            uint64_t checked = 0;
+            for (uint64_t k = 0; k < (all ? n : sample); ++k) {
+                const uint64_t i = all ? k : rng() % n;
+                Placement p;
+                if (!t.index.decode(i, p)) continue;
+                for (Color c : {WHITE, BLACK}) {
+                    if (is_illegal(t.dtm[c][i])) continue;
+                    Position pos;
+                    REQUIRE(to_position(t.index, i, c, pos));
+                    auto r = tbs.probe(pos);
+                    REQUIRE(r);
+                    INFO(pos.fen());
+                    REQUIRE(r->wdl == wdl_of_dtz(t.dtz[c][i]));
+                    REQUIRE(r->dtz == t.dtz[c][i]);
+                    REQUIRE(r->dtm == t.dtm[c][i]);
+                    REQUIRE(tbs.probe_wdl(pos) == r->wdl);
+                    ++checked;
+                }
+            }
+            CHECK(checked > (all ? 40000u : sample / 2));
+        }
+        CHECK(tbs.refused_files().empty());
+    }
+}
+
+TEST_CASE("tb recompress turns LZ4 WDL files into PAIRS ones with the same codes", "[tb][files][recompress]") {
+    const fs::path dir = test::scratch_dir("recompress");
+    const std::vector<const char*> names = {"KRvK", "KPvK", "KQvKR", "KRvKP"};
+    generate_and_write(names, dir, Codec::LZ4);
     for (const char* name : names) {
         INFO(name);
-        const TableValues& t = *generated.find(*Material::parse(name));
-        const uint64_t n = t.index.size();
-        // Every position of the 3-piece tables, a sample of 20000 of the 4-piece ones (light
-        // mode: 5000 of each).
-        const bool all = t.index.num_slots() == 3 && !light;
-        const uint64_t sample = light ? 5000 : 20000;
-        uint64_t checked = 0;
-        for (uint64_t k = 0; k < (all ? n : sample); ++k) {
-            const uint64_t i = all ? k : rng() % n;
-            Placement p;
-            if (!t.index.decode(i, p)) continue;
-            for (Color c : {WHITE, BLACK}) {
-                if (is_illegal(t.dtm[c][i])) continue;
-                Position pos;
-                REQUIRE(to_position(t.index, i, c, pos));
-                auto r = tbs.probe(pos);
-                REQUIRE(r);
-                INFO(pos.fen());
-                REQUIRE(r->wdl == wdl_of_dtz(t.dtz[c][i]));
-                REQUIRE(r->dtz == t.dtz[c][i]);
-                REQUIRE(r->dtm == t.dtm[c][i]);
-                REQUIRE(tbs.probe_wdl(pos) == r->wdl);
-                ++checked;
+        const Material m = *Material::parse(name);
+        const TableIndex index(m);
+        std::string error;
+        const auto path = table_file_path(dir, m, FileKind::WDL);
+        // The old file's codes, section by section.
+        auto codes_of = [&](const TableFile& f) {
+            std::vector<std::vector<uint8_t>> out;
+            for (const Section& s : f.sections()) {
+                out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
+                REQUIRE(f.decode_section(s, out.back().data()));
             }
-        }
-        CHECK(checked > (all ? 40000u : sample / 2));
+            return out;
+        };
+        auto old = TableFile::open(path, index, FileKind::WDL, &error);
+        REQUIRE(old);
+        int lz4_sections = 0;
+        for (const Section& s : old->sections()) lz4_sections += s.bits() && !s.pairs;
+        REQUIRE(lz4_sections > 0);
+        const auto old_codes = codes_of(*old);
+        const uint64_t write_id = old->write_id();
+        old.reset();
+
+        RecompressResult r;
+        REQUIRE(recompress_wdl_file(dir, m, 2, &r, &error));
+        CHECK_FALSE(r.already_current);
+        CHECK(r.new_bytes == fs::file_size(path));
+        auto now = TableFile::open(path, index, FileKind::WDL, &error);
+        REQUIRE(now);
+        for (const Section& s : now->sections()) CHECK((s.bits() == 0 || s.pairs));
+        CHECK(now->write_id() == write_id);  // it still pairs with the DTM/DTZ file
+        CHECK(table_files_valid(dir, m, &error));
+        CHECK(codes_of(*now) == old_codes);
+        CHECK(now->statistics().has_value());
+
+        REQUIRE(recompress_wdl_file(dir, m, 2, &r, &error));  // a second time: nothing to do
+        CHECK(r.already_current);
     }
-    CHECK(tbs.refused_files().empty());
 }
 
 TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info]") {
