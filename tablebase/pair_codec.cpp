@@ -416,6 +416,40 @@ int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& leng
     return s;
 }
 
+int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
+    // The codes come from a 64-bit window loaded at most every 33 bits, so the chain from one
+    // code to the next is one table lookup and one shift (codes past the block's end read its
+    // zero padding, and the next load refuses them).
+    const uint32_t end = h_.block_bytes * 8;
+    for (uint32_t bit = pairs::BLOCK_HEADER_BITS; bit < end;) {
+        uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
+        uint32_t used = 0;
+        do {
+            int s;
+            uint32_t length, bits;
+            const Short e = lut_[w >> (64 - LUT_BITS)];
+            if (e.bits()) {
+                s = int(e.symbol());
+                length = e.length();
+                bits = e.bits();
+            } else {
+                const int l = long_code_bits(w);  // used <= 33: 24 valid bits
+                if (l < 0) return -1;
+                const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
+                s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
+                length = length_[s];
+                bits = uint32_t(l);
+            }
+            if (local < length) return s;
+            local -= length;
+            w <<= bits;
+            used += bits;
+        } while (used <= 33);
+        bit += used;
+    }
+    return -1;
+}
+
 bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     if (i >= h_.positions) return false;
     const uint64_t e = i >> h_.index_shift;
@@ -424,39 +458,8 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     for (uint32_t size; local >= (size = block_positions(b));) local -= size, ++b;  // parse() checked the walk
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     copy_block(b, buffer);
-    // The symbols of the block one after another until the one that covers the position. The
-    // codes come from a 64-bit window loaded at most every 33 bits, so the chain from one code
-    // to the next is one table lookup and one shift (codes past the block's end read its
-    // zero padding, and the next load refuses them).
-    const uint32_t end = h_.block_bytes * 8;
-    int s = -1;
-    for (uint32_t bit = pairs::BLOCK_HEADER_BITS;;) {
-        if (bit >= end) return false;
-        uint64_t w = load_be64(buffer + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
-        uint32_t used = 0;
-        do {
-            uint32_t length, bits;
-            const Short e = lut_[w >> (64 - LUT_BITS)];
-            if (e.bits()) {
-                s = int(e.symbol());
-                length = e.length();
-                bits = e.bits();
-            } else {
-                const int l = long_code_bits(w);
-                if (l < 0) return false;
-                const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);  // used <= 33: 24 valid bits
-                s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
-                length = length_[s];
-                bits = uint32_t(l);
-            }
-            if (local < length) goto found;
-            local -= length;
-            w <<= bits;
-            used += bits;
-        } while (used <= 33);
-        bit += used;
-    }
-found:
+    int s = symbol_at(buffer, local);
+    if (s < 0) return false;
     while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code
         const Rule& r = rules_[s];
         if (local < r.left_length) {

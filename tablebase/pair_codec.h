@@ -81,6 +81,9 @@ private:
     // Decodes the Huffman code at `bit` of a zero-padded block: the symbol and its positions
     // in `length`, or -1.
     int next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const;
+    // The symbol of a zero-padded block that covers position `local` of the block, with `local`
+    // made relative to the symbol; -1 if the codes do not decode or run out first.
+    int symbol_at(const uint8_t* block, uint64_t& local) const;
     // The length of a code longer than LUT_BITS at the top of `w`, or -1 if it is none.
     int long_code_bits(uint64_t w) const;
     void copy_block(uint64_t b, uint8_t* buffer) const;

@@ -21,15 +21,16 @@ namespace pythia::tb {
 
 namespace {
 
-// Decoded block sizes the writer tries. WDL blocks are small because the search probes WDL at
-// random places and decodes a block per cache miss; DTM and DTZ are probed at the root only.
+// Decoded LZ4 block sizes the writer tries. DTM and DTZ are probed at the root only. WDL uses
+// the pair codec; its LZ4 settings are format version 1's (GenerationInfo::wdl_codec LZ4, for
+// tests and comparisons): small blocks, because the search probes WDL at random places.
 const std::vector<uint32_t> WDL_BLOCK_BYTES = {1024};
 const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
 // LZ4-HC levels. Level 9 searches 256 match candidates per position, level 7 64, level 6 32: on
 // the DTM and DTZ streams level 7 is 2.5-3 times faster than 9 for 1-3 % more bytes, and level 6
 // another 1.55 times faster than 7 for 1.8 % more bytes (KQRvKR, recompressing its blocks; see
 // GENERATOR.md). LZ4 compression was most of the writer's time, and writing a 5-piece table
-// cost nearly as much as generating it. WDL is small and probed in the tree: it keeps level 9.
+// cost nearly as much as generating it. Version 1 WDL, small and probed in the tree, used 9.
 constexpr int WDL_LZ4_LEVEL = 9;
 constexpr int DISTANCE_LZ4_LEVEL = 6;
 
