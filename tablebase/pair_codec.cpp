@@ -315,11 +315,14 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     const uint8_t* p = data + sizeof(Header);
     r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
     r.length_.assign(h.num_symbols, 1);
+    r.uniform_.assign(h.num_symbols, -1);
+    for (uint32_t s = 0; s < h.num_terminals; ++s) r.uniform_[s] = int16_t(s);
     for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
         Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0};
         if (rule.left >= s || rule.right >= s) return fail("pair section rule");
         rule.left_length = r.length_[rule.left];
         r.rules_[s] = rule;
+        r.uniform_[s] = r.uniform_[rule.left] == r.uniform_[rule.right] ? r.uniform_[rule.left] : int16_t(-1);
         r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
         if (r.length_[s] > MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
     }
@@ -473,9 +476,45 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     return true;
 }
 
+namespace {
+
+// Writes `n` copies of `code` from position `i` of a zeroed stream of `bits`-bit codes (at most
+// 8): whole bytes at once.
+void fill_codes(uint8_t* out, int bits, uint64_t i, uint64_t n, uint32_t code) {
+    if (bits == 8) {
+        std::memset(out + i, int(code), n);
+        return;
+    }
+    const uint64_t per_byte = 8 / bits;
+    auto put = [&](uint64_t at) { out[(at * bits) >> 3] |= uint8_t(code << ((at * bits) & 7)); };
+    for (; n && i % per_byte; --n) put(i++);
+    uint8_t pattern = 0;
+    for (uint64_t k = 0; k < per_byte; ++k) pattern |= uint8_t(code << (k * bits));
+    std::memset(out + i / per_byte, pattern, n / per_byte);
+    i += n / per_byte * per_byte;
+    for (n %= per_byte; n; --n) put(i++);
+}
+
+}  // namespace
+
 bool PairsReader::decode_all(uint8_t* out, int bits) const {
+    if (bits < 1 || bits > 8) return false;
+    // Symbols of at most 56 bits of codes are written whole, as a 64-bit OR (a byte-aligned
+    // word holds them at any bit offset); longer ones repeating one code as runs; others are
+    // expanded depth first (the stack never holds more than the tree is deep, plus one).
+    constexpr uint32_t WORD_BITS = 56;
+    const uint64_t out_bytes = (h_.positions * bits + 7) / 8;
+    std::vector<uint64_t> word(h_.num_symbols, 0);
+    std::vector<uint8_t> fits(h_.num_symbols, 0);
+    for (uint32_t t = 0; t < h_.num_symbols; ++t) {
+        if (uint64_t(length_[t]) * bits > WORD_BITS) continue;
+        fits[t] = 1;
+        word[t] = t < h_.num_terminals
+                      ? t
+                      : word[rules_[t].left] | word[rules_[t].right] << (rules_[t].left_length * bits);
+    }
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
-    std::vector<uint16_t> stack;
+    std::vector<uint16_t> stack(h_.num_symbols + 1);
     uint64_t i = 0;
     for (uint64_t b = 0; b < h_.num_blocks; ++b) {
         copy_block(b, buffer);
@@ -485,19 +524,24 @@ bool PairsReader::decode_all(uint8_t* out, int bits) const {
             const int s = next_symbol(buffer, bit, length);
             if (s < 0 || length > left) return false;
             left -= length;
-            stack.assign(1, uint16_t(s));
-            while (!stack.empty()) {
-                const uint16_t t = stack.back();
-                stack.pop_back();
-                if (t >= h_.num_terminals) {
-                    stack.push_back(rules_[t].right);
-                    stack.push_back(rules_[t].left);
-                    continue;
+            size_t top = 0;
+            stack[top++] = uint16_t(s);
+            while (top) {
+                const uint16_t t = stack[--top];
+                const uint64_t at = i * bits;
+                if (fits[t] && (at >> 3) + 8 <= out_bytes) {
+                    uint64_t w;
+                    std::memcpy(&w, out + (at >> 3), 8);
+                    w |= word[t] << (at & 7);
+                    std::memcpy(out + (at >> 3), &w, 8);
+                    i += length_[t];
+                } else if (uniform_[t] >= 0) {
+                    fill_codes(out, bits, i, length_[t], uint32_t(uniform_[t]));
+                    i += length_[t];
+                } else {
+                    stack[top++] = rules_[t].right;
+                    stack[top++] = rules_[t].left;
                 }
-                if (bits == 8) out[i] = uint8_t(t);
-                else if (bits == 16) out[2 * i] = uint8_t(t), out[2 * i + 1] = uint8_t(t >> 8);
-                else out[(i * bits) >> 3] |= uint8_t(t << ((i * bits) & 7));
-                ++i;
             }
         }
     }
