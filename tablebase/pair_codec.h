@@ -1,10 +1,10 @@
 // The PAIRS codec of a section (FORMAT.md, "PAIRS sections"): a stream of codes turned into a
 // grammar of pairs (Re-Pair: the most frequent pair of adjacent symbols becomes a new symbol,
 // again and again), the final symbols Huffman-coded into fixed-size compressed blocks that each
-// cover a variable number of positions. A probe finds its block through a sparse index, walks
-// at most one block of Huffman codes (a symbol stands for up to 65536 positions, skipped by its
-// length without expanding it) and descends one symbol's pair tree: no decompression buffer,
-// no per-thread cache. WDL sections use it: LZ4 needs fixed-size decoded blocks, and with the
+// cover a variable number of positions. A probe finds its block through a sparse index and the
+// blocks' sizes, decodes at most that block's Huffman codes (a symbol stands for up to 32768
+// positions, skipped by its length without expanding it) and descends one symbol's pair tree:
+// no decompression buffer, no per-thread cache. WDL sections use it: LZ4 needs fixed-size decoded blocks, and with the
 // small ones WDL needs, the per-block costs (offset, LZ4's own framing, literals at 8 bits)
 // dominated highly compressible tables.
 #pragma once
