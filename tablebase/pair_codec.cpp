@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "tablebase/parallel.h"
+#include "tablebase/table_file.h"  // code_at
 
 namespace pythia::tb {
 
@@ -24,17 +25,11 @@ T read_at(const uint8_t* p) {
 
 uint64_t load_be64(const uint8_t* p) { return __builtin_bswap64(read_at<uint64_t>(p)); }
 
-uint32_t unpack(const uint8_t* packed, uint64_t i, int bits) {
-    if (bits == 8) return packed[i];
-    const uint64_t bit = i * uint64_t(bits);
-    return (packed[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
-}
-
 constexpr uint32_t MIN_PAIR_COUNT = 8;  // a new symbol costs a rule and a code length
 constexpr uint32_t PAIRS_PER_ROUND = 64;
 constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
 
-// The pair counts of one worker: a dense MAX_SYMBOLS^2 array (allocated zeroed, so untouched
+// The pair counts of one worker: a dense pairs::MAX_SYMBOLS^2 array (allocated zeroed, so untouched
 // pages cost nothing) and the list of the pairs it touched, so a round clears only those.
 struct PairCounts {
     struct Free {
@@ -66,7 +61,7 @@ void count_pairs(const uint16_t* x, uint64_t begin, uint64_t end, PairCounts& c)
     }
 }
 
-// Huffman code lengths of `freq` (0 for absent symbols), at most MAX_CODE_BITS: frequencies
+// Huffman code lengths of `freq` (0 for absent symbols), at most pairs::MAX_CODE_BITS: frequencies
 // are flattened until the longest code fits.
 std::vector<uint8_t> code_lengths(std::vector<uint64_t> freq) {
     const size_t n = freq.size();
@@ -126,7 +121,7 @@ struct Blocks {
 };
 
 // Each block: its positions - 1 (u16, little-endian), then whole codes, MSB first, as many as
-// fit in `block_bytes` (and in MAX_BLOCK_POSITIONS).
+// fit in `block_bytes` (and in pairs::MAX_BLOCK_POSITIONS).
 Blocks pack_blocks(const std::vector<uint16_t>& x, const std::vector<uint8_t>& len, const std::vector<uint32_t>& code,
                    const std::vector<uint32_t>& length, uint32_t block_bytes) {
     Blocks out;
@@ -169,14 +164,15 @@ uint64_t pairs::payload_bytes(const Header& h) { return blocks_offset(h) + h.num
 
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
                                   const std::vector<uint32_t>& block_candidates) {
-    using namespace pairs;
+    using pairs::blocks_offset;
+    using pairs::payload_bytes;
     if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
         throw std::invalid_argument("encode_pairs: bad arguments");
     for (uint32_t b : block_candidates)
-        if (b < MIN_BLOCK_BYTES || b > MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
+        if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
     std::vector<uint16_t> x(n);
     parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
-        for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(unpack(packed, i, bits));
+        for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(code_at(packed, i, bits));
     });
 
     // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
@@ -189,7 +185,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
     std::vector<PairCounts> counts(workers);
     std::vector<uint64_t> part(workers + 1);
-    while (rules.size() < MAX_SYMBOLS) {
+    while (rules.size() < pairs::MAX_SYMBOLS) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
@@ -206,10 +202,10 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         std::vector<uint8_t> used(rules.size(), 0);
         uint32_t added = 0;
         for (const auto& [c, key] : candidates) {
-            if (added == PAIRS_PER_ROUND || rules.size() == MAX_SYMBOLS) break;
+            if (added == PAIRS_PER_ROUND || rules.size() == pairs::MAX_SYMBOLS) break;
             if (uint64_t(c) * ROUND_SPREAD < candidates[0].first) break;
-            const uint32_t a = key / MAX_SYMBOLS, b = key % MAX_SYMBOLS;
-            if (used[a] || used[b] || length[a] + length[b] > MAX_SYMBOL_POSITIONS) continue;
+            const uint32_t a = key / pairs::MAX_SYMBOLS, b = key % pairs::MAX_SYMBOLS;
+            if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
             used[a] = used[b] = 1;
             right_of[a] = int32_t(b);
             new_of[a] = int32_t(rules.size());
@@ -249,7 +245,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     const std::vector<uint32_t> code = canonical_codes(len);
 
     // Blocks of each candidate size; the smallest payload wins (a table whose symbols are long
-    // fills few bits of a block before it reaches MAX_BLOCK_POSITIONS, and prefers small ones).
+    // fills few bits of a block before it reaches pairs::MAX_BLOCK_POSITIONS, and prefers small ones).
     Header h{};
     h.num_terminals = num_terminals;
     h.num_symbols = num_symbols;
@@ -260,7 +256,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         Header t = h;
         t.block_bytes = bytes;
         t.num_blocks = c.sizes.size();
-        // The sparse index: 2^shift positions per entry, about one entry per one or two blocks.
+        // The sparse index: 2^shift positions per entry, about one entry per two to four blocks.
         const uint64_t per_block = std::max<uint64_t>(1, n / t.num_blocks);
         t.index_shift = uint32_t(std::min(40, 63 - __builtin_clzll(per_block) + 2));
         t.num_index = ((n - 1) >> t.index_shift) + 1;
@@ -295,7 +291,8 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
 
 std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size, uint64_t positions,
                                               uint32_t num_terminals, std::string* why) {
-    using namespace pairs;
+    using pairs::blocks_offset;
+    using pairs::payload_bytes;
     auto fail = [&](const char* what) -> std::optional<PairsReader> {
         if (why) *why = what;
         return std::nullopt;
@@ -305,9 +302,9 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     Header& h = r.h_;
     h = read_at<Header>(data);
     if (h.num_terminals != num_terminals || h.num_terminals == 0 || h.num_symbols < h.num_terminals ||
-        h.num_symbols > MAX_SYMBOLS)
+        h.num_symbols > pairs::MAX_SYMBOLS)
         return fail("pair section symbol counts");
-    if (h.block_bytes < MIN_BLOCK_BYTES || h.block_bytes > MAX_BLOCK_BYTES || h.index_shift > 40 || h.positions != positions ||
+    if (h.block_bytes < pairs::MIN_BLOCK_BYTES || h.block_bytes > pairs::MAX_BLOCK_BYTES || h.index_shift > 40 || h.positions != positions ||
         h.num_blocks == 0 || h.num_blocks > positions || h.num_index != ((positions - 1) >> h.index_shift) + 1)
         return fail("pair section block or index counts");
     if (payload_bytes(h) != size) return fail("pair section size");
@@ -324,34 +321,34 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         r.rules_[s] = rule;
         r.uniform_[s] = r.uniform_[rule.left] == r.uniform_[rule.right] ? r.uniform_[rule.left] : int16_t(-1);
         r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
-        if (r.length_[s] > MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+        if (r.length_[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
     }
-    uint32_t count[MAX_CODE_BITS + 2] = {};
+    uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
     uint64_t kraft = 0;
     for (uint32_t s = 0; s < h.num_symbols; ++s) {
         const uint8_t l = p[s];
-        if (l > MAX_CODE_BITS) return fail("pair section code length");
+        if (l > pairs::MAX_CODE_BITS) return fail("pair section code length");
         if (l) {
             ++count[l];
-            kraft += 1ull << (MAX_CODE_BITS - l);
+            kraft += 1ull << (pairs::MAX_CODE_BITS - l);
         }
     }
-    if (kraft == 0 || kraft > (1ull << MAX_CODE_BITS)) return fail("pair section code lengths");
-    r.min_bits_ = MAX_CODE_BITS;
-    for (int l = 1; l <= MAX_CODE_BITS; ++l)
+    if (kraft == 0 || kraft > (1ull << pairs::MAX_CODE_BITS)) return fail("pair section code lengths");
+    r.min_bits_ = pairs::MAX_CODE_BITS;
+    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
         if (count[l]) {
             r.min_bits_ = std::min(r.min_bits_, l);
             r.max_bits_ = l;
         }
     uint32_t code = 0, at = 0;
-    for (int l = 1; l <= MAX_CODE_BITS; ++l) {
+    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l) {
         r.first_[l] = code;
         r.offset_[l] = at;
-        r.limit_[l] = uint64_t(code + count[l]) << (MAX_CODE_BITS - l);
+        r.limit_[l] = uint64_t(code + count[l]) << (pairs::MAX_CODE_BITS - l);
         at += count[l];
         code = (code + count[l]) << 1;
     }
-    for (int l = 1; l <= MAX_CODE_BITS; ++l)
+    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
         for (uint32_t s = 0; s < h.num_symbols; ++s)
             if (p[s] == l) r.sorted_.push_back(uint16_t(s));
     r.lut_.assign(1u << LUT_BITS, Short{0});
@@ -401,21 +398,27 @@ int PairsReader::long_code_bits(uint64_t w) const {
     return l > max_bits_ ? -1 : l;
 }
 
-int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const {
-    if (bit >= h_.block_bytes * 8) return -1;
-    const uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);
+int PairsReader::decode_code(uint64_t w, uint32_t& length, uint32_t& bits) const {
     const Short e = lut_[w >> (64 - LUT_BITS)];
     if (e.bits()) {  // most codes are short: one lookup
-        bit += e.bits();
+        bits = e.bits();
         length = e.length();
         return int(e.symbol());
     }
     const int l = long_code_bits(w);
     if (l < 0) return -1;
     const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
-    bit += uint32_t(l);
     const uint16_t s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
+    bits = uint32_t(l);
     length = length_[s];
+    return s;
+}
+
+int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const {
+    if (bit >= h_.block_bytes * 8) return -1;
+    uint32_t bits;
+    const int s = decode_code(load_be64(block + (bit >> 3)) << (bit & 7), length, bits);
+    if (s >= 0) bit += bits;
     return s;
 }
 
@@ -428,21 +431,9 @@ int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
         uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
         uint32_t used = 0;
         do {
-            int s;
             uint32_t length, bits;
-            const Short e = lut_[w >> (64 - LUT_BITS)];
-            if (e.bits()) {
-                s = int(e.symbol());
-                length = e.length();
-                bits = e.bits();
-            } else {
-                const int l = long_code_bits(w);  // used <= 33: 24 valid bits
-                if (l < 0) return -1;
-                const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
-                s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
-                length = length_[s];
-                bits = uint32_t(l);
-            }
+            const int s = decode_code(w, length, bits);  // used <= 33: 24 valid bits
+            if (s < 0) return -1;
             if (local < length) return s;
             local -= length;
             w <<= bits;
@@ -504,11 +495,10 @@ bool PairsReader::decode_all(uint8_t* out, int bits) const {
     // expanded depth first (the stack never holds more than the tree is deep, plus one).
     constexpr uint32_t WORD_BITS = 56;
     const uint64_t out_bytes = (h_.positions * bits + 7) / 8;
+    auto fits = [&](uint32_t t) { return uint64_t(length_[t]) * bits <= WORD_BITS; };
     std::vector<uint64_t> word(h_.num_symbols, 0);
-    std::vector<uint8_t> fits(h_.num_symbols, 0);
     for (uint32_t t = 0; t < h_.num_symbols; ++t) {
-        if (uint64_t(length_[t]) * bits > WORD_BITS) continue;
-        fits[t] = 1;
+        if (!fits(t)) continue;
         word[t] = t < h_.num_terminals
                       ? t
                       : word[rules_[t].left] | word[rules_[t].right] << (rules_[t].left_length * bits);
@@ -529,7 +519,7 @@ bool PairsReader::decode_all(uint8_t* out, int bits) const {
             while (top) {
                 const uint16_t t = stack[--top];
                 const uint64_t at = i * bits;
-                if (fits[t] && (at >> 3) + 8 <= out_bytes) {
+                if (fits(t) && (at >> 3) + 8 <= out_bytes) {
                     uint64_t w;
                     std::memcpy(&w, out + (at >> 3), 8);
                     w |= word[t] << (at & 7);

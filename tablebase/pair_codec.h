@@ -78,6 +78,9 @@ private:
         uint16_t left, right;
         uint32_t left_length;  // positions of the left part: one load per step of a descent
     };
+    // The symbol whose Huffman code is at the top of `w` (at least 24 valid bits), with its
+    // positions and its code's length; -1 if the bits are no code.
+    int decode_code(uint64_t w, uint32_t& length, uint32_t& bits) const;
     // Decodes the Huffman code at `bit` of a zero-padded block: the symbol and its positions
     // in `length`, or -1.
     int next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const;

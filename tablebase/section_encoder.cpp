@@ -312,10 +312,11 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
 void encode_pairs_section(EncodedSection& s, uint64_t n, int threads) {
     SectionHeader& h = s.header;
     s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads);
-    PairsReader r = *PairsReader::parse(s.data.data(), s.data.size(), n, h.num_symbols, nullptr);
+    pairs::Header ph;
+    std::memcpy(&ph, s.data.data(), sizeof ph);
     h.codec = uint8_t(Codec::PAIRS);
     h.block_positions = 0;
-    h.num_blocks = r.header().num_blocks;
+    h.num_blocks = ph.num_blocks;
     h.dict_size = 0;
     s.dictionary.clear();
     s.block_ends.clear();

@@ -49,7 +49,7 @@ int mismatches(const std::vector<Probe>& probes) {
 void add_probes(const TableFile& f, std::mt19937_64& rng, std::vector<Probe>& probes) {
     for (uint32_t no = 0; no < f.sections().size(); ++no) {
         const Section& s = f.sections()[no];
-        if (s.bits() == 0 || s.pairs) continue;
+        if (s.bits() == 0) continue;
         auto positions_in = [&](uint64_t b) {
             return std::min<uint64_t>(s.h.block_positions, f.positions() - b * s.h.block_positions);
         };
@@ -89,7 +89,7 @@ TEST_CASE("the block cache returns the bytes of a full decode, in any order of p
         REQUIRE(opened.back());
         for (const Section& s : opened.back()->sections()) {
             with_dictionary += s.bits() && s.h.dict_size;
-            without_dictionary += s.bits() && !s.pairs && !s.h.dict_size;
+            without_dictionary += s.bits() && !s.h.dict_size;
         }
         add_probes(*opened.back(), rng, probes);
     }
