@@ -19,9 +19,9 @@ namespace pythia::tb {
 static_assert(std::endian::native == std::endian::little, "the tablebase files are little-endian");
 
 constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
-// Version 2 added PAIRS sections (the writer uses them for WDL); version 1 files (LZ4 only)
-// are still read, and `pythia tb recompress` rewrites their WDL file.
-constexpr uint32_t FORMAT_VERSION = 2;
+// Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes.
+// Older files are still read, and `pythia tb recompress` rewrites them with the current codecs.
+constexpr uint32_t FORMAT_VERSION = 3;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
@@ -32,7 +32,7 @@ enum class Metric : uint8_t { WDL = 0, DTM = 1, DTZ = 2 };
 enum class Context : uint8_t { NONE = 0, DTM_SIGN = 1, DTM_CODE = 2 };
 
 // How a section's codes are compressed (FORMAT.md): LZ4 blocks of a fixed number of positions,
-// or the PAIRS codec (pair_codec.h), from format version 2.
+// or the PAIRS codec (pair_codec.h): WDL from format version 2, DTM and DTZ from version 3.
 enum class Codec : uint8_t { LZ4 = 0, PAIRS = 1 };
 
 // Section flags.

@@ -1,6 +1,7 @@
 #include "tablebase/pair_codec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -488,13 +489,12 @@ void fill_codes(uint8_t* out, int bits, uint64_t i, uint64_t n, uint32_t code) {
 
 }  // namespace
 
-bool PairsReader::decode_all(uint8_t* out, int bits) const {
+bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk_positions) const {
     if (bits < 1 || bits > 8) return false;
     // Symbols of at most 56 bits of codes are written whole, as a 64-bit OR (a byte-aligned
     // word holds them at any bit offset); longer ones repeating one code as runs; others are
     // expanded depth first (the stack never holds more than the tree is deep, plus one).
     constexpr uint32_t WORD_BITS = 56;
-    const uint64_t out_bytes = (h_.positions * bits + 7) / 8;
     auto fits = [&](uint32_t t) { return uint64_t(length_[t]) * bits <= WORD_BITS; };
     std::vector<uint64_t> word(h_.num_symbols, 0);
     for (uint32_t t = 0; t < h_.num_symbols; ++t) {
@@ -503,39 +503,73 @@ bool PairsReader::decode_all(uint8_t* out, int bits) const {
                       ? t
                       : word[rules_[t].left] | word[rules_[t].right] << (rules_[t].left_length * bits);
     }
-    uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
-    std::vector<uint16_t> stack(h_.num_symbols + 1);
-    uint64_t i = 0;
+    // Chunks of whole blocks, decoded in parallel, each into a buffer of its own bytes: only a
+    // chunk's first and last byte can hold codes of a neighbour, and those are OR-ed in atomically.
+    std::vector<uint64_t> chunk_block{0}, chunk_first{0};
+    uint64_t p = 0;
     for (uint64_t b = 0; b < h_.num_blocks; ++b) {
-        copy_block(b, buffer);
-        uint32_t bit = pairs::BLOCK_HEADER_BITS;
-        for (uint32_t left = block_positions(b); left;) {
-            uint32_t length;
-            const int s = next_symbol(buffer, bit, length);
-            if (s < 0 || length > left) return false;
-            left -= length;
-            size_t top = 0;
-            stack[top++] = uint16_t(s);
-            while (top) {
-                const uint16_t t = stack[--top];
-                const uint64_t at = i * bits;
-                if (fits(t) && (at >> 3) + 8 <= out_bytes) {
-                    uint64_t w;
-                    std::memcpy(&w, out + (at >> 3), 8);
-                    w |= word[t] << (at & 7);
-                    std::memcpy(out + (at >> 3), &w, 8);
-                    i += length_[t];
-                } else if (uniform_[t] >= 0) {
-                    fill_codes(out, bits, i, length_[t], uint32_t(uniform_[t]));
-                    i += length_[t];
-                } else {
-                    stack[top++] = rules_[t].right;
-                    stack[top++] = rules_[t].left;
-                }
-            }
+        p += block_positions(b);
+        if (p - chunk_first.back() >= chunk_positions || b + 1 == h_.num_blocks) {
+            chunk_block.push_back(b + 1);
+            chunk_first.push_back(p);
         }
     }
-    return i == h_.positions;
+    if (p != h_.positions) return false;  // parse() checked it
+    std::atomic<bool> ok{true};
+    parallel_for(chunk_block.size() - 1, threads, 1, [&](uint64_t c0, uint64_t c1, int) {
+        std::vector<uint8_t> chunk;
+        std::vector<uint16_t> stack(h_.num_symbols + 1);
+        uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
+        for (uint64_t c = c0; c < c1 && ok; ++c) {
+            const uint64_t first_byte = chunk_first[c] * bits >> 3, end_byte = (chunk_first[c + 1] * bits + 7) >> 3;
+            chunk.assign(end_byte - first_byte + 8, 0);  // 8 bytes of room for the last word
+            const uint64_t begin = (chunk_first[c] * bits & 7) / bits;  // the chunk's first position in `chunk`
+            uint64_t i = begin;
+            for (uint64_t b = chunk_block[c]; b < chunk_block[c + 1]; ++b) {
+                copy_block(b, buffer);
+                uint32_t bit = pairs::BLOCK_HEADER_BITS;
+                for (uint32_t left = block_positions(b); left;) {
+                    uint32_t length;
+                    const int s = next_symbol(buffer, bit, length);
+                    if (s < 0 || length > left) {
+                        ok = false;
+                        return;
+                    }
+                    left -= length;
+                    size_t top = 0;
+                    stack[top++] = uint16_t(s);
+                    while (top) {
+                        const uint16_t t = stack[--top];
+                        const uint64_t at = i * bits;
+                        if (fits(t)) {
+                            uint64_t w;
+                            std::memcpy(&w, chunk.data() + (at >> 3), 8);
+                            w |= word[t] << (at & 7);
+                            std::memcpy(chunk.data() + (at >> 3), &w, 8);
+                            i += length_[t];
+                        } else if (uniform_[t] >= 0) {
+                            fill_codes(chunk.data(), bits, i, length_[t], uint32_t(uniform_[t]));
+                            i += length_[t];
+                        } else {
+                            stack[top++] = rules_[t].right;
+                            stack[top++] = rules_[t].left;
+                        }
+                    }
+                }
+            }
+            if (i - begin != chunk_first[c + 1] - chunk_first[c]) {
+                ok = false;
+                return;
+            }
+            const uint64_t bytes = end_byte - first_byte;
+            __atomic_fetch_or(out + first_byte, chunk[0], __ATOMIC_RELAXED);
+            if (bytes > 1) {
+                std::memcpy(out + first_byte + 1, chunk.data() + 1, bytes - 2);
+                __atomic_fetch_or(out + end_byte - 1, chunk[bytes - 1], __ATOMIC_RELAXED);
+            }
+        }
+    });
+    return ok;
 }
 
 }  // namespace pythia::tb

@@ -68,8 +68,9 @@ public:
     // The code of position `i`; false if the block turns out corrupt.
     bool code_at(uint64_t i, uint32_t& code) const;
     // Every code, packed `bits` per position (out has room for ceil(positions * bits / 8)
-    // bytes, zeroed). False if a block is corrupt.
-    bool decode_all(uint8_t* out, int bits) const;
+    // bytes, zeroed), with up to `threads` threads working on chunks of whole blocks of at
+    // least `chunk_positions` positions. False if a block is corrupt.
+    bool decode_all(uint8_t* out, int bits, int threads = 1, uint64_t chunk_positions = 1 << 20) const;
 
     const pairs::Header& header() const { return h_; }
 

@@ -246,12 +246,12 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     h.num_symbols = t.num_symbols;
     h.num_contexts = t.num_contexts;
     s.symbols = t.symbols;
+    s.positions = n;
     s.codes = make_codes(n, source, t, bits, plan.threads);
     s.estimated_bytes = 0;
     if (bits == 0) return s;
-    if (plan.codec == Codec::PAIRS) {
-        if (plan.context != Context::NONE || bits > 8) throw std::invalid_argument("PAIRS needs context-free 8-bit codes");
-        encode_pairs_section(s, n, plan.threads);
+    if (plan.codec == Codec::PAIRS && bits <= 8 && !plan.estimate_only) {
+        encode_pairs_section(s, n, plan.threads, plan.pair_block_bytes);
         s.estimated_bytes = double(s.data.size());
         return s;
     }
@@ -309,9 +309,9 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     return s;
 }
 
-void encode_pairs_section(EncodedSection& s, uint64_t n, int threads) {
+void encode_pairs_section(EncodedSection& s, uint64_t n, int threads, const std::vector<uint32_t>& block_bytes) {
     SectionHeader& h = s.header;
-    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads);
+    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads, block_bytes);
     pairs::Header ph;
     std::memcpy(&ph, s.data.data(), sizeof ph);
     h.codec = uint8_t(Codec::PAIRS);
@@ -326,6 +326,10 @@ void finish_section(EncodedSection& s, const SectionPlan& plan) {
     if (s.header.codec == uint8_t(Codec::PAIRS)) return;
     SectionHeader& h = s.header;
     if (h.code_bits == 0) return;
+    if (plan.codec == Codec::PAIRS && h.code_bits <= 8) {
+        encode_pairs_section(s, s.positions, plan.threads, plan.pair_block_bytes);
+        return;
+    }
     const uint32_t block_bytes = uint32_t(uint64_t(h.block_positions) * h.code_bits / 8);
     std::vector<uint64_t> all(h.num_blocks);
     for (uint64_t b = 0; b < h.num_blocks; ++b) all[b] = b;

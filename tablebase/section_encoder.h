@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tablebase/file_format.h"
+#include "tablebase/pair_codec.h"
 
 namespace pythia::tb {
 
@@ -37,9 +38,11 @@ struct SectionPlan {
     bool dictionary = true;
     int threads = 1;
     int level = 9;  // LZ4-HC compression level
-    // PAIRS: the codes go to the pair codec (pair_codec.h) instead of LZ4 blocks; the block
-    // options above are then unused. Needs a context-free section of at most 8-bit codes.
+    // PAIRS: the codes go to the pair codec (pair_codec.h) instead of LZ4 blocks, with the
+    // smallest of these block sizes; the LZ4 options above then serve only `estimate_only`.
+    // A section of more than 8-bit codes (over 256 symbols) stays LZ4.
     Codec codec = Codec::LZ4;
+    std::vector<uint32_t> pair_block_bytes = pairs::DEFAULT_BLOCK_BYTES;
     // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes and the
     // chosen block size; finish_section() then compresses the whole stream.
     bool estimate_only = false;
@@ -52,6 +55,7 @@ struct EncodedSection {
     std::vector<uint8_t> data;         // the compressed blocks, one after the other (PAIRS: the payload)
     std::vector<uint64_t> block_ends;  // end of each block in `data` (LZ4)
     std::vector<uint8_t> codes;        // the packed codes (kept for DTZ's DTM_CODE context)
+    uint64_t positions = 0;
     double estimated_bytes = 0;        // from the sample the block size was chosen on
     // Code of each position when the section has at most 8 bits (DTM: the DTZ's context).
     uint32_t code_of(uint64_t i) const;
@@ -64,8 +68,8 @@ using CellSource = std::function<void(uint64_t begin, uint64_t end, Cell* out)>;
 // position, so it must be thread safe.
 EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan);
 
-// Compresses a section encoded with `estimate_only` with the block size chosen then (the codes
-// are not packed again).
+// Compresses a section encoded with `estimate_only`: with the pair codec if the plan says so
+// and the codes allow, else with the LZ4 block size chosen then (the codes are not packed again).
 void finish_section(EncodedSection& s, const SectionPlan& plan);
 
 // The compressed size of a section, for choosing between plans.
@@ -74,8 +78,9 @@ inline uint64_t encoded_bytes(const EncodedSection& s) {
     return s.data.size() + s.dictionary.size() + 8 * (s.block_ends.size() + 1);
 }
 
-// A PAIRS section of the packed `codes` (code_bits 1-8) of `positions` positions, with the
-// metric, side, flags and symbols of `like`.
-void encode_pairs_section(EncodedSection& like, uint64_t positions, int threads);
+// Makes `s` a PAIRS section of its packed `codes` (code_bits 1-8) of `positions` positions,
+// keeping its metric, side, context, flags and symbols; the smallest of `block_bytes` wins.
+void encode_pairs_section(EncodedSection& s, uint64_t positions, int threads,
+                          const std::vector<uint32_t>& block_bytes = pairs::DEFAULT_BLOCK_BYTES);
 
 }  // namespace pythia::tb

@@ -173,11 +173,11 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, std::string* 
     if (bits == 0) {
         if (h.num_blocks != 0 || h.codec != 0) return fail(error, what + "blocks in a constant section)");
     } else if (h.codec == uint8_t(Codec::PAIRS)) {
-        // The pair codec holds WDL codes (of up to 8 bits, without contexts); DTM and DTZ are
-        // read through the block cache only.
-        if (h.metric != uint8_t(Metric::WDL) || bits > 8 || h.context != 0 || h.block_positions != 0 ||
+        // The pair codec holds codes of up to 8 bits: WDL from version 2, DTM and DTZ (with any
+        // context) from version 3.
+        if ((h.metric != uint8_t(Metric::WDL) && header_.version < 3) || bits > 8 || h.block_positions != 0 ||
             h.dict_size != 0)
-            return fail(error, what + "a pair section's metric, width, context or blocks)");
+            return fail(error, what + "a pair section's metric, width or blocks)");
         if (!inside(h.offsets_offset, h.compressed_bytes, header_.header_size, size))
             return fail(error, what + "pair data outside the file)");
         std::string why;
@@ -228,8 +228,8 @@ uint32_t TableFile::block_size(const Section& s, uint64_t b) const {
     return uint32_t((n * s.h.code_bits + 7) / 8);
 }
 
-bool TableFile::decode_section(const Section& s, uint8_t* out) const {
-    if (s.pairs) return s.pairs->decode_all(out, s.bits());
+bool TableFile::decode_section(const Section& s, uint8_t* out, int threads) const {
+    if (s.pairs) return s.pairs->decode_all(out, s.bits(), threads);
     for (uint64_t b = 0; b < s.h.num_blocks; ++b) {
         const uint32_t size = block_size(s, b);
         if (decode_block(s, b, out + b * s.block_bytes, size) != int(size)) return false;

@@ -84,8 +84,9 @@ public:
     // `need` bytes are there. Returns the number of bytes decoded, or -1 if the block is corrupt.
     int decode_block(const Section& s, uint64_t b, uint8_t* out, uint32_t need) const;
     // Every code of a section, packed as code_at reads them, into `out` (room for
-    // ceil(positions * bits / 8) bytes, zeroed), either codec. False if a block is corrupt.
-    bool decode_section(const Section& s, uint8_t* out) const;
+    // ceil(positions * bits / 8) bytes, zeroed), either codec (PAIRS with up to `threads`
+    // threads). False if a block is corrupt.
+    bool decode_section(const Section& s, uint8_t* out, int threads = 1) const;
 
 private:
     TableFile() = default;

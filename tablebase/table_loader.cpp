@@ -56,9 +56,9 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
         });
         return ok;
     }
-    if (s.pairs) {  // decoded whole in one pass (a pair section has no independent blocks to split)
+    if (s.pairs) {  // decoded whole first (its blocks have no fixed positions to store from)
         std::vector<uint8_t> packed((n * s.bits() + 7) / 8, 0);
-        if (!f.decode_section(s, packed.data())) return false;
+        if (!f.decode_section(s, packed.data(), threads)) return false;
         parallel_for(n, threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
             for (uint64_t i = begin; i < end; ++i)
                 if (!store(i, code_at(packed.data(), i, s.bits()))) ok = false;

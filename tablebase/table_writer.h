@@ -23,6 +23,12 @@ struct GenerationInfo {
     // How WDL sections are compressed: PAIRS, or format version 1's LZ4 blocks (for tests of
     // `tb recompress` and for comparisons).
     Codec wdl_codec = Codec::PAIRS;
+    // How DTM and DTZ sections are compressed: LZ4 blocks, or PAIRS (sections of up to 8-bit
+    // codes; wider ones stay LZ4). PAIRS files are 14 % smaller and probe faster, but Re-Pair on
+    // these streams is slow: it would double the 3-4-piece set's generation time and add over an
+    // hour to the 5-piece set's (GENERATOR.md). So the generator writes LZ4 and `pythia tb
+    // recompress` turns the files into PAIRS ones afterwards, when the time is there.
+    Codec distance_codec = Codec::LZ4;
 };
 
 // Positions of `table` (bit per index, per side to move) where a resolving capture (captures.h)
@@ -42,11 +48,12 @@ struct RecompressResult {
     uint64_t old_bytes = 0, new_bytes = 0;
 };
 
-// Rewrites <dir>/<MATERIAL>.pytw with the current WDL codec (PAIRS), keeping every stored code,
-// the statistics and the write id (so it still pairs with its .pytd file): upgrades a format
-// version 1 file without generating the table again. The new sections are decoded and compared
-// with the old ones before the file is replaced, and the new file is opened and checked after.
-bool recompress_wdl_file(const std::filesystem::path& dir, const Material& material, int threads,
-                         RecompressResult* result, std::string* error);
+// Rewrites <dir>/<MATERIAL>.pytw or .pytd (`kind`) with the current codecs (PAIRS for every
+// section of up to 8-bit codes), keeping every stored code, the statistics and the write id (so
+// the two files still pair): upgrades older files without generating the table again. The new
+// sections are decoded and compared with the old ones before the file is replaced, and the new
+// file is opened and checked after.
+bool recompress_table_file(const std::filesystem::path& dir, const Material& material, FileKind kind, int threads,
+                           RecompressResult* result, std::string* error);
 
 }  // namespace pythia::tb

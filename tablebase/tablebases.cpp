@@ -371,7 +371,12 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         const int no = e->section_no[int(metric)][stm];
         const Section& s = f->sections()[no];
         code = 0;
-        if (s.bits()) {
+        if (s.pairs) {
+            if (!s.pairs->code_at(idx, code)) {
+                if (!e->reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt pair block");
+                return false;
+            }
+        } else if (s.bits()) {
             const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
             const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
             if (!data) {

@@ -25,7 +25,7 @@ struct TbArgs {
     std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
     int threads = std::max(1u, std::thread::hardware_concurrency());
     bool all_stored = false;  // verify --all without a number: every stored table
-    bool wdl_only = false;    // verify --wdl-only: the WDL files against DTZ, not DTM/DTZ against moves
+    bool wdl_only = false;    // --wdl-only: verify the WDL files against DTZ only; recompress the WDL files only
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -51,7 +51,7 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
                 std::cerr << "tb " << verb << ": --threads must be 1 to 256, not '" << *v << "'\n";
                 return false;
             }
-        } else if (a == "--wdl-only" && std::string(verb) == "verify") {
+        } else if (a == "--wdl-only" && (std::string(verb) == "verify" || std::string(verb) == "recompress")) {
             out.wdl_only = true;
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
@@ -194,30 +194,37 @@ int tb_recompress_command(const std::vector<std::string>& args) {
     if (a.all_stored || a.tables.empty())
         for (const Material& m : all_materials(5))
             if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
-    int failures = 0;
+    std::vector<FileKind> kinds = {FileKind::WDL};
+    if (!a.wdl_only) kinds.push_back(FileKind::DISTANCE);
+    int failures = 0, files = 0;
     uint64_t old_total = 0, new_total = 0;
     for (const Material& m : a.tables) {
-        const auto start = std::chrono::steady_clock::now();
-        RecompressResult r;
-        std::string error;
-        if (!recompress_wdl_file(a.dir, m, a.threads, &r, &error)) {
-            std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
-            ++failures;
-            continue;
+        for (FileKind kind : kinds) {
+            const char* what = kind == FileKind::WDL ? "WDL" : "DTM/DTZ";
+            const auto start = std::chrono::steady_clock::now();
+            RecompressResult r;
+            std::string error;
+            ++files;
+            if (!recompress_table_file(a.dir, m, kind, a.threads, &r, &error)) {
+                std::printf("%-8s %-7s FAILED: %s\n", m.name().c_str(), what, error.c_str());
+                ++failures;
+                continue;
+            }
+            old_total += r.old_bytes;
+            new_total += r.new_bytes;
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (r.already_current)
+                std::printf("%-8s %-7s already current (%llu bytes)\n", m.name().c_str(), what,
+                            (unsigned long long)r.old_bytes);
+            else
+                std::printf("%-8s %-7s %llu -> %llu bytes (%.2fx smaller, %.1f s)\n", m.name().c_str(), what,
+                            (unsigned long long)r.old_bytes, (unsigned long long)r.new_bytes,
+                            double(r.old_bytes) / double(r.new_bytes), s);
+            std::fflush(stdout);
         }
-        old_total += r.old_bytes;
-        new_total += r.new_bytes;
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (r.already_current)
-            std::printf("%-8s already current (%llu bytes)\n", m.name().c_str(), (unsigned long long)r.old_bytes);
-        else
-            std::printf("%-8s %llu -> %llu bytes (%.2fx smaller, %.1f s)\n", m.name().c_str(),
-                        (unsigned long long)r.old_bytes, (unsigned long long)r.new_bytes,
-                        double(r.old_bytes) / double(r.new_bytes), s);
-        std::fflush(stdout);
     }
-    std::printf("%zu WDL files, %d failed: %llu -> %llu bytes\n", a.tables.size(), failures,
-                (unsigned long long)old_total, (unsigned long long)new_total);
+    std::printf("%d files, %d failed: %llu -> %llu bytes\n", files, failures, (unsigned long long)old_total,
+                (unsigned long long)new_total);
     return failures ? 1 : 0;
 }
 

@@ -80,6 +80,12 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
                 std::vector<uint8_t> whole(packed.size(), 0);
                 REQUIRE(r->decode_all(whole.data(), bits));
                 CHECK(whole == packed);
+                // In parallel, in chunks of one block or a few: chunks that share a byte at their ends.
+                for (uint64_t chunk : {uint64_t(1), uint64_t(777)}) {
+                    std::vector<uint8_t> parts(packed.size(), 0);
+                    REQUIRE(r->decode_all(parts.data(), bits, 2, chunk));
+                    CHECK(parts == packed);
+                }
                 uint64_t wrong = 0;
                 for (uint64_t i = 0; i < n; ++i) {
                     uint32_t code = 999;

@@ -13,6 +13,7 @@
 #include "tablebase/file_format.h"
 #include "tablebase/table_file.h"
 #include "tablebase/table_loader.h"
+#include "tablebase/table_writer.h"
 #include "tablebase/tablebases.h"
 #include "tb_test_tables.h"
 
@@ -247,9 +248,19 @@ TEST_CASE("changed payload bytes with valid checksums never make the reader stra
     std::mt19937_64 rng(7);
     const fs::path dir = test::scratch_dir("fuzz-payload");
     for (const char* sub : {"KQvK.pytw", "KQvK.pytd", "KRvK.pytw", "KRvK.pytd"}) test::copy_table_file(sub, dir);
+    // The DTM/DTZ file both as the generator writes it (LZ4) and rewritten by `tb recompress`
+    // (PAIRS).
+    const fs::path pairs_dir = test::scratch_dir("fuzz-payload-pairs");
+    test::copy_table_file("KQvKR.pytw", pairs_dir);
+    test::copy_table_file("KQvKR.pytd", pairs_dir);
+    std::string error;
+    REQUIRE(recompress_table_file(pairs_dir, *Material::parse("KQvKR"), FileKind::DISTANCE, 2, nullptr, &error));
+    const std::vector<std::pair<std::string, std::vector<uint8_t>>> files = {
+        {"KQvKR.pytw", read_bytes(test::test_tables_dir() / "KQvKR.pytw")},
+        {"KQvKR.pytd", read_bytes(test::test_tables_dir() / "KQvKR.pytd")},
+        {"KQvKR.pytd", read_bytes(pairs_dir / "KQvKR.pytd")}};
     int refused = 0;
-    for (const char* name : {"KQvKR.pytw", "KQvKR.pytd"}) {
-        const auto good = read_bytes(test::test_tables_dir() / name);
+    for (const auto& [name, good] : files) {
         const FileHeader h = header_of(good);
         for (int trial = 0; trial < 60; ++trial) {
             auto bytes = good;

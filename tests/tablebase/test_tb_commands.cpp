@@ -191,39 +191,42 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
     CHECK(o.status == 2);
 }
 
-TEST_CASE("tb recompress upgrades LZ4 WDL files, leaves current ones, names a bad one", "[tb][cli][recompress]") {
+TEST_CASE("tb recompress upgrades LZ4 files, leaves current ones, names a bad one", "[tb][cli][recompress]") {
     using namespace pythia::tb;
     const fs::path dir = test::scratch_dir("recompress-cli");
     TableSet set;
     for (const char* name : {"KRvK", "KQvK"}) {
         auto t = generate_table(*Material::parse(name), set, GenerationOptions{});
-        GenerationInfo info{0.5, 1, &set, Codec::LZ4};
+        GenerationInfo info{0.5, 1, &set, Codec::LZ4, Codec::LZ4};
         std::string error;
         REQUIRE(write_table_files(*t, dir, info, &error));
         set.add(t);
     }
-    Outcome r = run_pythia("tb recompress --dir " + dir.string() + " KRvK");
+    Outcome r = run_pythia("tb recompress --dir " + dir.string() + " --wdl-only KRvK");
     INFO(r.out << r.err);
     CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK ") != std::string::npos);
+    CHECK(r.out.find("KRvK     WDL") != std::string::npos);
     CHECK(r.out.find("smaller") != std::string::npos);
-    CHECK(r.out.find("KQvK") == std::string::npos);  // only the table asked for
+    CHECK(r.out.find("DTM/DTZ") == std::string::npos);  // --wdl-only
+    CHECK(r.out.find("KQvK") == std::string::npos);     // only the table asked for
 
-    r = run_pythia("tb recompress --dir " + dir.string());  // every stored table
+    r = run_pythia("tb recompress --dir " + dir.string());  // every stored table, both files
     CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK     already current") != std::string::npos);
-    CHECK(r.out.find("KQvK ") != std::string::npos);
-    CHECK(r.out.find("2 WDL files, 0 failed") != std::string::npos);
+    CHECK(r.out.find("KRvK     WDL     already current") != std::string::npos);
+    CHECK(r.out.find("KRvK     DTM/DTZ") != std::string::npos);
+    CHECK(r.out.find("KQvK     WDL") != std::string::npos);
+    CHECK(r.out.find("4 files, 0 failed") != std::string::npos);
     r = run_pythia("tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R w - - 0 1");
     CHECK(r.status == 0);
     CHECK(r.out.find("White to move: win") != std::string::npos);
+    CHECK(r.out.find("mate in 16") != std::string::npos);  // the longest KRvK mate, from the rewritten DTM file
 
     {
-        std::ofstream(dir / "KQvK.pytw", std::ios::binary | std::ios::trunc) << "PYTHIATB";
+        std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB";
     }
     r = run_pythia("tb recompress --dir " + dir.string() + " KQvK");
     CHECK(r.status == 1);
-    CHECK(r.out.find("KQvK.pytw") != std::string::npos);
+    CHECK(r.out.find("KQvK.pytd") != std::string::npos);
     CHECK(r.out.find("FAILED") != std::string::npos);
 }
 

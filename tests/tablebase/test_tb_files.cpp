@@ -26,7 +26,7 @@ namespace {
 
 // Generates `names` (dependencies first, all kept in memory) and writes them to `dir`.
 TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir,
-                            Codec wdl_codec = Codec::PAIRS) {
+                            Codec codec = Codec::PAIRS) {
     std::vector<Material> wanted;
     for (const char* n : names) wanted.push_back(*Material::parse(n));
     TableSet set;
@@ -34,7 +34,7 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     options.threads = 2;
     for (const Material& m : with_dependencies(wanted)) {
         auto t = generate_table(m, set, options);
-        GenerationInfo info{1.25, 2, &set, wdl_codec};
+        GenerationInfo info{1.25, 2, &set, codec, codec};
         std::string error;
         INFO(m.name());
         REQUIRE(write_table_files(*t, dir, info, &error));
@@ -195,48 +195,57 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
     }
 }
 
-TEST_CASE("tb recompress turns LZ4 WDL files into PAIRS ones with the same codes", "[tb][files][recompress]") {
+TEST_CASE("tb recompress turns LZ4 sections into PAIRS ones with the same codes", "[tb][files][recompress]") {
     const fs::path dir = test::scratch_dir("recompress");
     const std::vector<const char*> names = {"KRvK", "KPvK", "KQvKR", "KRvKP"};
-    generate_and_write(names, dir, Codec::LZ4);
+    const TableSet generated = generate_and_write(names, dir, Codec::LZ4);
     for (const char* name : names) {
-        INFO(name);
         const Material m = *Material::parse(name);
         const TableIndex index(m);
+        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+            INFO(name << (kind == FileKind::WDL ? " WDL" : " DTM/DTZ"));
+            std::string error;
+            const auto path = table_file_path(dir, m, kind);
+            // The old file's codes, section by section.
+            auto codes_of = [&](const TableFile& f) {
+                std::vector<std::vector<uint8_t>> out;
+                for (const Section& s : f.sections()) {
+                    out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
+                    REQUIRE(f.decode_section(s, out.back().data()));
+                }
+                return out;
+            };
+            auto old = TableFile::open(path, index, kind, &error);
+            REQUIRE(old);
+            int lz4_sections = 0;
+            for (const Section& s : old->sections()) lz4_sections += s.bits() && !s.pairs;
+            REQUIRE(lz4_sections > 0);
+            const auto old_codes = codes_of(*old);
+            const uint64_t write_id = old->write_id();
+            old.reset();
+
+            RecompressResult r;
+            REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));
+            CHECK_FALSE(r.already_current);
+            CHECK(r.new_bytes == fs::file_size(path));
+            auto now = TableFile::open(path, index, kind, &error);
+            REQUIRE(now);
+            for (const Section& s : now->sections()) CHECK((s.bits() == 0 || s.pairs));
+            CHECK(now->write_id() == write_id);  // the two files still pair
+            CHECK(codes_of(*now) == old_codes);
+            CHECK(now->statistics().has_value() == (kind == FileKind::WDL));
+
+            REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));  // a second time: nothing to do
+            CHECK(r.already_current);
+        }
         std::string error;
-        const auto path = table_file_path(dir, m, FileKind::WDL);
-        // The old file's codes, section by section.
-        auto codes_of = [&](const TableFile& f) {
-            std::vector<std::vector<uint8_t>> out;
-            for (const Section& s : f.sections()) {
-                out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
-                REQUIRE(f.decode_section(s, out.back().data()));
-            }
-            return out;
-        };
-        auto old = TableFile::open(path, index, FileKind::WDL, &error);
-        REQUIRE(old);
-        int lz4_sections = 0;
-        for (const Section& s : old->sections()) lz4_sections += s.bits() && !s.pairs;
-        REQUIRE(lz4_sections > 0);
-        const auto old_codes = codes_of(*old);
-        const uint64_t write_id = old->write_id();
-        old.reset();
-
-        RecompressResult r;
-        REQUIRE(recompress_wdl_file(dir, m, 2, &r, &error));
-        CHECK_FALSE(r.already_current);
-        CHECK(r.new_bytes == fs::file_size(path));
-        auto now = TableFile::open(path, index, FileKind::WDL, &error);
-        REQUIRE(now);
-        for (const Section& s : now->sections()) CHECK((s.bits() == 0 || s.pairs));
-        CHECK(now->write_id() == write_id);  // it still pairs with the DTM/DTZ file
         CHECK(table_files_valid(dir, m, &error));
-        CHECK(codes_of(*now) == old_codes);
-        CHECK(now->statistics().has_value());
-
-        REQUIRE(recompress_wdl_file(dir, m, 2, &r, &error));  // a second time: nothing to do
-        CHECK(r.already_current);
+        auto got = load_table_values(dir, m, &error, 2);
+        REQUIRE(got);
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(got->dtm[c] == generated.find(m)->dtm[c]);
+            CHECK(got->dtz[c] == generated.find(m)->dtz[c]);
+        }
     }
 }
 
