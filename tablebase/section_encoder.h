@@ -55,7 +55,7 @@ struct EncodedSection {
     std::vector<uint8_t> data;         // the compressed blocks, one after the other (PAIRS: the payload)
     std::vector<uint64_t> block_ends;  // end of each block in `data` (LZ4)
     std::vector<uint8_t> codes;        // the packed codes (kept for DTZ's DTM_CODE context)
-    uint64_t positions = 0;
+    uint64_t positions = 0;            // of the stream (finish_section needs it for PAIRS)
     double estimated_bytes = 0;        // from the sample the block size was chosen on
     // Code of each position when the section has at most 8 bits (DTM: the DTZ's context).
     uint32_t code_of(uint64_t i) const;
