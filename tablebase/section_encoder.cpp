@@ -232,6 +232,9 @@ uint32_t EncodedSection::code_of(uint64_t i) const {
     return (codes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
 }
 
+// The pair codec takes codes of up to 8 bits; a wider section stays LZ4 whatever the plan.
+static bool uses_pairs(const SectionPlan& plan, int bits) { return plan.codec == Codec::PAIRS && bits <= 8; }
+
 EncodedSection encode_section(uint64_t n, const CellSource& source, const SectionPlan& plan) {
     const SymbolTable t = rank_symbols(n, source, plan);
     const int bits = code_bits_for(t.num_symbols);
@@ -250,8 +253,8 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     s.codes = make_codes(n, source, t, bits, plan.threads);
     s.estimated_bytes = 0;
     if (bits == 0) return s;
-    if (plan.codec == Codec::PAIRS && bits <= 8 && !plan.estimate_only) {
-        encode_pairs_section(s, n, plan.threads, plan.pair_block_bytes);
+    if (uses_pairs(plan, bits) && !plan.estimate_only) {  // no LZ4 sample to choose blocks on
+        finish_section(s, plan);
         s.estimated_bytes = double(s.data.size());
         return s;
     }
@@ -326,7 +329,7 @@ void finish_section(EncodedSection& s, const SectionPlan& plan) {
     if (s.header.codec == uint8_t(Codec::PAIRS)) return;
     SectionHeader& h = s.header;
     if (h.code_bits == 0) return;
-    if (plan.codec == Codec::PAIRS && h.code_bits <= 8) {
+    if (uses_pairs(plan, h.code_bits)) {
         encode_pairs_section(s, s.positions, plan.threads, plan.pair_block_bytes);
         return;
     }

@@ -384,11 +384,17 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
     std::string why;
     auto old = TableFile::open(path, index, kind, &why);
     if (!old) return fail(why);
-    auto convertible = [](const Section& s) { return s.bits() >= 1 && s.bits() <= 8 && !s.pairs; };
     RecompressResult r;
     r.old_bytes = old->file_size();
+    // Codes of more than 8 bits have no pair form. No stored table has them (a DTM of over 256
+    // distinct distances); a file with one stays as it is.
+    bool wide = false;
     r.already_current = true;
-    for (const Section& s : old->sections()) r.already_current &= !convertible(s);
+    for (const Section& s : old->sections()) {
+        wide |= s.bits() > 8;
+        r.already_current &= s.bits() == 0 || s.bits() > 8 || s.pairs.has_value();
+    }
+    if (wide && !r.already_current) return fail("a section of 16-bit codes has no pair form: file left as it is");
     if (r.already_current) {
         r.new_bytes = r.old_bytes;
         if (result) *result = r;
@@ -401,21 +407,15 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
         EncodedSection e;
         e.header = s.h;
         e.symbols = s.symbols;
-        if (s.bits()) {
+        if (s.bits()) {  // LZ4, or PAIRS already: encoded again alike
             const size_t bytes = (n * s.bits() + 7) / 8;
             e.codes.assign(bytes, 0);
             if (!old->decode_section(s, e.codes.data(), threads)) return fail("corrupt block");
-            if (s.bits() <= 8) {  // LZ4 or already PAIRS: encoded again alike
-                encode_pairs_section(e, n, threads, blocks);
-                std::vector<uint8_t> back(bytes, 0);
-                auto reader = PairsReader::parse(e.data.data(), e.data.size(), n, s.h.num_symbols, &why);
-                if (!reader || !reader->decode_all(back.data(), s.bits(), threads) || back != e.codes)
-                    return fail("the recompressed section does not decode to the stored codes");
-            } else {
-                // Wider codes have no pair form. No stored table has them (its DTM would need over
-                // 256 distinct distances); such a file is left as it is, still readable.
-                return fail("a section of " + std::to_string(s.bits()) + "-bit codes has no pair form: file left as it is");
-            }
+            encode_pairs_section(e, n, threads, blocks);
+            std::vector<uint8_t> back(bytes, 0);
+            auto reader = PairsReader::parse(e.data.data(), e.data.size(), n, s.h.num_symbols, &why);
+            if (!reader || !reader->decode_all(back.data(), s.bits(), threads) || back != e.codes)
+                return fail("the recompressed section does not decode to the stored codes");
             e.codes = {};
         }
         sections.push_back(std::move(e));

@@ -289,27 +289,32 @@ const Tablebases::Entry* Tablebases::find(uint64_t key, bool& flipped) const {
     return nullptr;
 }
 
+bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_t idx, uint32_t& code) const {
+    const Section& s = f.sections()[no];
+    code = 0;
+    if (s.pairs) {
+        if (s.pairs->code_at(idx, code)) return true;
+        if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt pair block");
+        return false;
+    }
+    if (!s.bits()) return true;
+    const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
+    const uint8_t* data = BlockCache::local().get(f, uint32_t(no), block, bytes_needed(local, s.bits()));
+    if (!data) {
+        if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt block " + std::to_string(block));
+        return false;
+    }
+    code = code_at(data, local, s.bits());
+    return true;
+}
+
 std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color stm) const {
     const TableFile* f = e.files[KIND_WDL].get();
     const int no = e.section_no[int(Metric::WDL)][stm];
     const Section& s = f->sections()[no];
-    uint32_t code = 0;
-    if (!e.resident_wdl[stm].empty()) {
-        code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
-    } else if (s.pairs) {
-        if (!s.pairs->code_at(idx, code)) {
-            if (!e.reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt pair block");
-            return std::nullopt;
-        }
-    } else if (s.bits()) {
-        const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
-        const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
-        if (!data) {
-            if (!e.reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt block " + std::to_string(block));
-            return std::nullopt;
-        }
-        code = code_at(data, local, s.bits());
-    }
+    uint32_t code;
+    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
+    else if (!stored_code(e, *f, no, idx, code)) return std::nullopt;
     uint16_t symbol;
     if (!s.symbol(0, code, symbol)) return std::nullopt;
     return int(symbol) - 2;
@@ -369,25 +374,8 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     auto read = [&](Metric metric, uint32_t ctx, uint32_t& code, Value& value) {
         const int no = e->section_no[int(metric)][stm];
-        const Section& s = f->sections()[no];
-        code = 0;
-        if (s.pairs) {
-            if (!s.pairs->code_at(idx, code)) {
-                if (!e->reported_corrupt_block.exchange(true)) refuse(f->path().string(), "corrupt pair block");
-                return false;
-            }
-        } else if (s.bits()) {
-            const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
-            const uint8_t* data = BlockCache::local().get(*f, uint32_t(no), block, bytes_needed(local, s.bits()));
-            if (!data) {
-                if (!e->reported_corrupt_block.exchange(true))
-                    refuse(f->path().string(), "corrupt block " + std::to_string(block));
-                return false;
-            }
-            code = code_at(data, local, s.bits());
-        }
         uint16_t symbol;
-        if (!s.symbol(ctx, code, symbol)) return false;
+        if (!stored_code(*e, *f, no, idx, code) || !f->sections()[no].symbol(ctx, code, symbol)) return false;
         value = symbol;
         return true;
     };
