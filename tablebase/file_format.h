@@ -19,9 +19,11 @@ namespace pythia::tb {
 static_assert(std::endian::native == std::endian::little, "the tablebase files are little-endian");
 
 constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
-// Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes.
-// Older files are still read, and `pythia tb recompress` rewrites them with the current codecs.
-constexpr uint32_t FORMAT_VERSION = 3;
+// Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes,
+// version 4 a storage order per section (storage_order.h). Older files are still read;
+// `pythia tb recompress` rewrites them with the current codecs, `pythia tb rewrite` also with
+// the best storage orders.
+constexpr uint32_t FORMAT_VERSION = 4;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
@@ -84,7 +86,7 @@ struct SectionHeader {
                               // PAIRS: file offset of the codec's payload (compressed_bytes long)
     uint64_t dict_offset;     // file offset of the LZ4 dictionary shared by the blocks
     uint32_t dict_size;
-    uint32_t reserved2;
+    uint32_t storage_order;     // StorageOrder::field(): 0 the index's own order (always before version 4)
     uint64_t compressed_bytes;  // offset table + dictionary + blocks (for `tb info`)
 };
 static_assert(sizeof(SectionHeader) == 64);

@@ -119,7 +119,7 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
 
     for (uint32_t i = 0; i < header_.num_sections; ++i) {
         auto h = read_at<SectionHeader>(data + sizeof(FileHeader) + i * sizeof(SectionHeader));
-        if (!validate_section(h, i, error)) return false;
+        if (!validate_section(h, i, expected, error)) return false;
     }
     // Every section the kind needs is there, once.
     const Metric needed[2][2] = {{Metric::WDL, Metric::WDL}, {Metric::DTM, Metric::DTZ}};
@@ -142,7 +142,7 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
     return true;
 }
 
-bool TableFile::validate_section(const SectionHeader& h, size_t i, std::string* error) {
+bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIndex& table, std::string* error) {
     const uint64_t size = file_.size();
     const std::string what = "corrupt section " + std::to_string(i) + " (";
     const bool wdl_file = header_.kind == uint32_t(FileKind::WDL);
@@ -167,6 +167,10 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, std::string* 
     std::memcpy(s.symbols.data(), file_.data() + h.symbols_offset, symbol_bytes);
     for (uint16_t v : s.symbols)
         if (wdl_file ? v > 4 : !valid_distance_symbol(v)) return fail(error, what + "a symbol is not a value)");
+
+    const auto order = StorageOrder::from_field(table, h.storage_order);
+    if (!order || (h.storage_order != 0 && header_.version < 4)) return fail(error, what + "storage order)");
+    s.order = *order;
 
     if (h.codec > uint8_t(Codec::PAIRS) || (h.codec != 0 && header_.version < 2))
         return fail(error, what + "codec " + std::to_string(h.codec) + ")");

@@ -15,6 +15,7 @@
 #include "engine/core/mapped_file.h"
 #include "tablebase/material.h"
 #include "tablebase/pair_codec.h"
+#include "tablebase/storage_order.h"
 #include "tablebase/table_index.h"
 #include "tablebase/value.h"
 
@@ -28,6 +29,7 @@ struct Section {
     const char* dict = nullptr;
     uint32_t block_bytes = 0;  // decoded bytes of a full block (LZ4)
     std::optional<PairsReader> pairs;  // set for a PAIRS section
+    StorageOrder order;  // where position `index` is stored: order.to_storage(index)
 
     Metric metric() const { return Metric(h.metric); }
     Color side() const { return Color(h.side); }
@@ -83,7 +85,8 @@ public:
     // Decodes block `b` of an LZ4 section into `out` (room for block_size bytes) until at least
     // `need` bytes are there. Returns the number of bytes decoded, or -1 if the block is corrupt.
     int decode_block(const Section& s, uint64_t b, uint8_t* out, uint32_t need) const;
-    // Every code of a section, packed as code_at reads them, into `out` (room for
+    // Every code of a section in stored order (the code of index i is at
+    // s.order.to_storage(i)), packed as code_at reads them, into `out` (room for
     // ceil(positions * bits / 8) bytes, zeroed), either codec (PAIRS with up to `threads`
     // threads). False if a block is corrupt.
     bool decode_section(const Section& s, uint8_t* out, int threads = 1) const;
@@ -92,7 +95,7 @@ private:
     TableFile() = default;
     bool validate(const TableIndex& expected, FileKind kind, bool verify_payload, const std::atomic<bool>* cancel,
                   std::string* error);
-    bool validate_section(const SectionHeader& h, size_t index, std::string* error);
+    bool validate_section(const SectionHeader& h, size_t index, const TableIndex& table, std::string* error);
     uint64_t offset(const Section& s, uint64_t i) const;
 
     std::filesystem::path path_;

@@ -219,6 +219,28 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
     size_ = slice_size_ * slice_pawns_.size();
 }
 
+std::vector<uint64_t> TableIndex::digit_radices() const {
+    std::vector<uint64_t> r;
+    if (has_pawns_) r = {uint64_t(slice_pawns_.size()), 64, 64};
+    else r = {462};
+    for (const Group& g : piece_groups_) r.push_back(tables().binom[64][g.count]);
+    return r;
+}
+
+std::vector<std::string> TableIndex::digit_names() const {
+    std::vector<std::string> names;
+    if (has_pawns_) names = {"P", "K", "k"};
+    else names = {"KK"};
+    for (const Group& g : piece_groups_) {
+        const Slot& s = slots_[g.first_slot];
+        const char letter = "PNBRQK"[int(s.type) - int(PAWN)];
+        std::string name(1, s.color == WHITE ? letter : char(letter - 'A' + 'a'));
+        if (g.count > 1) name += std::to_string(g.count);
+        names.push_back(name);
+    }
+    return names;
+}
+
 // Lexicographic key of the sorted pawn squares (white group first) in the given orientation,
 // packed so that comparing keys compares the lists.
 uint64_t TableIndex::pawn_key(const Placement& squares, bool mirror) const {

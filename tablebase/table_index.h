@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tablebase/material.h"
@@ -65,6 +66,16 @@ public:
         return encode_moved_slow(index, canonical, slot, to);
     }
     uint64_t encode_moved_slow(uint64_t index, const Placement& canonical, int slot, Square to) const;
+
+    // The index as a mixed-radix number: the radix of each digit, most significant first.
+    // Pawnless: the king pair (462), then each piece group (its combinations of 64 squares);
+    // with pawns: the slice, the white king (64), the black king (64), then each piece group.
+    // Their product is size(). A file may store positions in another order of these digits
+    // (storage_order.h).
+    std::vector<uint64_t> digit_radices() const;
+    // A short name of each digit, as above: "KK", "P", "K", "k", then the group ("Q", "r",
+    // "R2" for two white rooks): what `tb info` prints.
+    std::vector<std::string> digit_names() const;
 
     // Slices (pawn tables; a pawnless table is one slice).
     int num_slices() const { return int(slice_pawns_.size()); }

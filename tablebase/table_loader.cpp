@@ -56,12 +56,14 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
         });
         return ok;
     }
+    // Positions are stored in the section's order: walk stored positions, each with its index.
     if (s.pairs) {  // decoded whole first (its blocks have no fixed positions to store from)
         std::vector<uint8_t> packed((n * s.bits() + 7) / 8, 0);
         if (!f.decode_section(s, packed.data(), threads)) return false;
         parallel_for(n, threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
-            for (uint64_t i = begin; i < end; ++i)
-                if (!store(i, code_at(packed.data(), i, s.bits()))) ok = false;
+            StorageOrder::Cursor at(s.order, begin);
+            for (uint64_t j = begin; j < end; ++j, at.next())
+                if (!store(at.index(), code_at(packed.data(), j, s.bits()))) ok = false;
         });
         return ok;
     }
@@ -75,8 +77,9 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
             }
             const uint64_t first = b * s.h.block_positions;
             const uint64_t last = std::min(n, first + s.h.block_positions);
-            for (uint64_t i = first; i < last; ++i)
-                if (!store(i, code_at(buffer.data(), i - first, s.bits()))) ok = false;
+            StorageOrder::Cursor at(s.order, first);
+            for (uint64_t j = first; j < last; ++j, at.next())
+                if (!store(at.index(), code_at(buffer.data(), j - first, s.bits()))) ok = false;
         }
     });
     return ok;

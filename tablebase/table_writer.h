@@ -29,6 +29,13 @@ struct GenerationInfo {
     // hour to the 5-piece set's (GENERATOR.md). So the generator writes LZ4 and `pythia tb
     // recompress` turns the files into PAIRS ones afterwards, when the time is there.
     Codec distance_codec = Codec::LZ4;
+    // Try every storage order of each section on samples and keep the smallest (format version
+    // 4, storage_order.h). It makes 5-piece files much smaller but costs minutes per table, so the
+    // generator leaves it to `pythia tb rewrite`; without it every section keeps the index's order.
+    bool choose_storage_order = false;
+    // The generator's threads for the statistics when the table is written again later (`tb
+    // rewrite`); 0: `threads`.
+    int generation_threads = 0;
 };
 
 // Positions of `table` (bit per index, per side to move) where a resolving capture (captures.h)

@@ -76,7 +76,7 @@ struct Tablebases::Entry {
     mutable std::unique_ptr<TableIndex> index;  // set before the first state becomes OPEN
     mutable std::unique_ptr<TableFile> files[2];
     mutable int section_no[3][2] = {};  // [metric][side] -> the section's number in its file
-    mutable std::vector<uint8_t> resident_wdl[2];  // decoded WDL codes by side; empty: read blocks
+    mutable std::vector<uint8_t> resident_wdl[2];  // decoded WDL codes by side, in stored order; empty: read blocks
     mutable std::atomic<bool> reported_corrupt_block{false};
 
     // Decodes small WDL sections whole (see RESIDENT_WDL_BYTES). False if a block is corrupt.
@@ -292,6 +292,7 @@ const Tablebases::Entry* Tablebases::find(uint64_t key, bool& flipped) const {
 bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_t idx, uint32_t& code) const {
     const Section& s = f.sections()[no];
     code = 0;
+    idx = s.order.to_storage(idx);
     if (s.pairs) {
         if (s.pairs->code_at(idx, code)) return true;
         if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt pair block");
@@ -313,7 +314,7 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     const int no = e.section_no[int(Metric::WDL)][stm];
     const Section& s = f->sections()[no];
     uint32_t code;
-    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), idx, s.bits());
+    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), s.order.to_storage(idx), s.bits());
     else if (!stored_code(e, *f, no, idx, code)) return std::nullopt;
     uint16_t symbol;
     if (!s.symbol(0, code, symbol)) return std::nullopt;

@@ -1,4 +1,4 @@
-// `pythia tb generate|verify|recompress|info|probe ...`: the tablebases on the command line.
+// `pythia tb generate|verify|recompress|rewrite|info|probe ...`: the tablebases on the command line.
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@ int tb_command(const std::vector<std::string>& args);
 int tb_generate_command(const std::vector<std::string>& args);
 int tb_verify_command(const std::vector<std::string>& args);
 int tb_recompress_command(const std::vector<std::string>& args);
+int tb_rewrite_command(const std::vector<std::string>& args);
 int tb_info_command(const std::vector<std::string>& args);
 int tb_probe_command(const std::vector<std::string>& args);
 

@@ -1,4 +1,4 @@
-// `pythia tb generate`, `pythia tb verify` and `pythia tb recompress`.
+// `pythia tb generate`, `pythia tb verify`, `pythia tb recompress` and `pythia tb rewrite`.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -10,6 +10,7 @@
 #include "engine/uci/tb_command.h"
 #include "tablebase/generation_driver.h"
 #include "tablebase/table_loader.h"
+#include "tablebase/table_rewriter.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/verifier.h"
 
@@ -225,6 +226,44 @@ int tb_recompress_command(const std::vector<std::string>& args) {
     }
     std::printf("%d files, %d failed: %llu -> %llu bytes\n", files, failures, (unsigned long long)old_total,
                 (unsigned long long)new_total);
+    return failures ? 1 : 0;
+}
+
+}  // namespace pythia
+
+namespace pythia {
+
+int tb_rewrite_command(const std::vector<std::string>& args) {
+    TbArgs a;
+    if (!parse_args(args, a, "rewrite")) return 2;
+    if (a.all_stored || a.tables.empty())
+        for (const Material& m : all_materials(5))
+            if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
+    int failures = 0;
+    uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
+    for (const Material& m : a.tables) {
+        const auto start = std::chrono::steady_clock::now();
+        RewriteResult r;
+        std::string error;
+        if (!rewrite_table_files(a.dir, m, a.threads, &r, &error)) {
+            std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
+            ++failures;
+            std::fflush(stdout);
+            continue;
+        }
+        old_wdl += r.old_wdl_bytes;
+        old_dist += r.old_distance_bytes;
+        new_wdl += r.new_wdl_bytes;
+        new_dist += r.new_distance_bytes;
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("%-8s WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes (%.1f s)\n", m.name().c_str(),
+                    (unsigned long long)r.old_wdl_bytes, (unsigned long long)r.new_wdl_bytes,
+                    (unsigned long long)r.old_distance_bytes, (unsigned long long)r.new_distance_bytes, s);
+        std::fflush(stdout);
+    }
+    std::printf("%zu tables, %d failed: WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes\n", a.tables.size(), failures,
+                (unsigned long long)old_wdl, (unsigned long long)new_wdl, (unsigned long long)old_dist,
+                (unsigned long long)new_dist);
     return failures ? 1 : 0;
 }
 

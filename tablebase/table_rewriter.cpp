@@ -1,0 +1,106 @@
+#include "tablebase/table_rewriter.h"
+
+#include <unistd.h>
+
+#include <atomic>
+
+#include "tablebase/parallel.h"
+#include "tablebase/table_file.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_writer.h"
+
+namespace pythia::tb {
+
+namespace {
+
+// Every stored WDL of the new file is the exact one, or lower where a capture decides.
+bool wdl_matches(const TableValues& t, const std::array<ValueArray, COLOR_NB>& stored, int threads) {
+    std::atomic<bool> ok{true};
+    for (Color c : {WHITE, BLACK})
+        parallel_for(t.index.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t i = begin; i < end; ++i) {
+                if (t.dtz[c][i] == VALUE_ILLEGAL) continue;
+                const int exact = wdl_of_dtz(t.dtz[c][i]), got = int(stored[c][i]) - 2;
+                if (got != exact && !(got < exact && test_bit(t.capture_resolved[c], i))) ok = false;
+            }
+        });
+    return ok;
+}
+
+}  // namespace
+
+bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, int threads,
+                         RewriteResult* result, std::string* error) {
+    const Material m = material.normalized();
+    const TableIndex index(m);
+    const auto wdl_path = table_file_path(dir, m, FileKind::WDL);
+    const auto dist_path = table_file_path(dir, m, FileKind::DISTANCE);
+    auto fail = [&](const std::filesystem::path& file, const std::string& message) {
+        if (error) *error = file.string() + ": " + message;
+        return false;
+    };
+    std::string why;
+    RewriteResult r;
+    GenerationInfo info;
+    {
+        auto old_wdl = TableFile::open(wdl_path, index, FileKind::WDL, &why);
+        if (!old_wdl) return fail(wdl_path, why);
+        auto old_dist = TableFile::open(dist_path, index, FileKind::DISTANCE, &why);
+        if (!old_dist) return fail(dist_path, why);
+        if (old_wdl->write_id() != old_dist->write_id())
+            return fail(wdl_path, "does not belong to the same write as its DTM/DTZ file");
+        r.old_wdl_bytes = old_wdl->file_size();
+        r.old_distance_bytes = old_dist->file_size();
+        if (const auto& s = old_wdl->statistics()) {
+            info.seconds = s->generation_seconds;
+            info.generation_threads = int(s->generation_threads);
+        }
+    }
+    auto table = load_table_values(dir, m, error, threads);
+    if (!table) return false;
+    {
+        TableSet subtables;
+        if (!load_subtables(dir, m, subtables, error, threads)) return false;
+        const auto decided = search_capture_resolved(*table, subtables, threads);
+        for (Color c : {WHITE, BLACK}) table->capture_resolved[c] = decided[c];
+        info.threads = threads;
+        info.subtables = &subtables;  // with the record above it is not searched again
+        info.wdl_codec = Codec::PAIRS;
+        info.distance_codec = Codec::PAIRS;
+        info.choose_storage_order = true;
+        // Written beside the old files, checked, then moved over them.
+        const auto temp = dir / (".rewrite-" + std::to_string(getpid()));
+        std::error_code ec;
+        std::filesystem::remove_all(temp, ec);
+        auto cleanup = [&] { std::filesystem::remove_all(temp, ec); };
+        if (!write_table_files(*table, temp, info, error)) {
+            cleanup();
+            return false;
+        }
+        auto again = load_table_values(temp, m, error, threads);
+        bool same = again != nullptr;
+        for (Color c : {WHITE, BLACK}) same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
+        again.reset();
+        std::array<ValueArray, COLOR_NB> wdl;
+        std::array<bool, COLOR_NB> resolved{};
+        same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) && wdl_matches(*table, wdl, threads);
+        if (!same) {
+            cleanup();
+            return fail(dist_path, "the rewritten files do not hold the stored values: old files left as they are");
+        }
+        for (FileKind kind : {FileKind::DISTANCE, FileKind::WDL}) {
+            std::filesystem::rename(table_file_path(temp, m, kind), table_file_path(dir, m, kind), ec);
+            if (ec) {
+                cleanup();
+                return fail(table_file_path(dir, m, kind), "cannot move the rewritten file into place: " + ec.message());
+            }
+        }
+        cleanup();
+    }
+    r.new_wdl_bytes = std::filesystem::file_size(wdl_path);
+    r.new_distance_bytes = std::filesystem::file_size(dist_path);
+    if (result) *result = r;
+    return true;
+}
+
+}  // namespace pythia::tb

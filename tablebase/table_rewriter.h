@@ -1,0 +1,28 @@
+// Writing a stored table again from its own files, with everything the writer can do that the
+// generator leaves out for speed: the pair codec for every section and the best storage order of
+// each (GenerationInfo::choose_storage_order). The values are those of the old files; the new
+// files are checked against them before they replace the old ones.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "tablebase/material.h"
+
+namespace pythia::tb {
+
+struct RewriteResult {
+    uint64_t old_wdl_bytes = 0, old_distance_bytes = 0;
+    uint64_t new_wdl_bytes = 0, new_distance_bytes = 0;
+};
+
+// Rewrites <dir>/<MATERIAL>.pytw and .pytd. Needs the tables its captures and promotions lead
+// into in `dir` (for the WDL's capture-resolved positions), like the generator. Every DTM and DTZ
+// of the new files must equal the old one, and every stored WDL the exact one, or lower only
+// where a capture decides; otherwise the old files stay and the result is false with a message
+// naming the file.
+bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, int threads,
+                         RewriteResult* result, std::string* error);
+
+}  // namespace pythia::tb

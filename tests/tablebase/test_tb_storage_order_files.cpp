@@ -1,0 +1,255 @@
+// Sections stored in other orders of the index digits (format version 4): written by the writer
+// when it chooses orders and by `tb rewrite`, read back and probed exactly as generated; a bad
+// order field is refused at load.
+#include <catch2/catch.hpp>
+#include <xxhash.h>
+
+#include <cstring>
+#include <fstream>
+#include <random>
+
+#include "tablebase/file_format.h"
+#include "tablebase/generator.h"
+#include "tablebase/table_file.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_rewriter.h"
+#include "tablebase/table_statistics.h"
+#include "tablebase/table_writer.h"
+#include "tablebase/tablebases.h"
+#include "tb_test_tables.h"
+#include "test_mode.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Generates `names` with their dependencies and writes each to `dir` with `info`'s settings.
+TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir, GenerationInfo info) {
+    std::vector<Material> wanted;
+    for (const char* n : names) wanted.push_back(*Material::parse(n));
+    TableSet set;
+    GenerationOptions options;
+    options.threads = 2;
+    for (const Material& m : with_dependencies(wanted)) {
+        auto t = generate_table(m, set, options);
+        info.subtables = &set;
+        std::string error;
+        INFO(m.name());
+        REQUIRE(write_table_files(*t, dir, info, &error));
+        set.add(t);
+    }
+    return set;
+}
+
+std::unique_ptr<TableFile> open_file(const fs::path& dir, const char* name, FileKind kind) {
+    const Material m = *Material::parse(name);
+    std::string error;
+    auto f = TableFile::open(table_file_path(dir, m, kind), TableIndex(m), kind, &error);
+    INFO(error);
+    REQUIRE(f);
+    return f;
+}
+
+// Non-natural sections among the files of `names` in `dir`.
+int reordered_sections(const fs::path& dir, const std::vector<const char*>& names) {
+    int reordered = 0;
+    for (const char* name : names)
+        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+            const auto f = open_file(dir, name, kind);
+            for (const Section& s : f->sections()) reordered += !s.order.natural();
+        }
+    return reordered;
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// Recomputes both checksums, so that a changed field is judged by the field checks.
+void fix_checksums(std::vector<uint8_t>& bytes) {
+    FileHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
+    h.header_hash = 0;
+    std::memcpy(bytes.data(), &h, sizeof h);
+    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
+    std::memcpy(bytes.data(), &h, sizeof h);
+}
+
+}  // namespace
+
+TEST_CASE("sections stored in chosen orders read back and probe as generated", "[tb][files][order]") {
+    const bool light = test::light_mode();
+    const std::vector<const char*> names = light ? std::vector<const char*>{"KRvK", "KPvK"}
+                                                 : std::vector<const char*>{"KRvK", "KPvK", "KQvKR"};
+    GenerationInfo info;
+    info.threads = 2;
+    info.distance_codec = Codec::PAIRS;
+    const fs::path natural_dir = test::scratch_dir("order-natural"), chosen_dir = test::scratch_dir("order-chosen");
+    generate_and_write(names, natural_dir, info);
+    info.choose_storage_order = true;
+    const TableSet generated = generate_and_write(names, chosen_dir, info);
+    CHECK(reordered_sections(chosen_dir, names) > 0);
+    CHECK(reordered_sections(natural_dir, names) == 0);
+
+    for (const char* name : names) {
+        INFO(name);
+        // These streams are shorter than the chooser's sample: it judged each order on the whole
+        // stream, so no WDL or DTM section may be larger than in the index's own order (DTZ
+        // follows its DTM's order and may be).
+        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+            auto natural = open_file(natural_dir, name, kind), chosen = open_file(chosen_dir, name, kind);
+            for (const Section& s : chosen->sections())
+                if (s.metric() != Metric::DTZ)
+                    CHECK(s.h.compressed_bytes <= natural->find(s.metric(), s.side())->h.compressed_bytes);
+        }
+        std::string error;
+        auto got = load_table_values(chosen_dir, *Material::parse(name), &error, 2);
+        REQUIRE(got);
+        const TableValues& t = *generated.find(*Material::parse(name));
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(got->dtm[c] == t.dtm[c]);
+            CHECK(got->dtz[c] == t.dtz[c]);
+        }
+    }
+
+    // The prober, WDL decoded at open and read from the blocks: every position of the 3-piece
+    // tables, a sample of the others.
+    for (const bool resident : {true, false}) {
+        INFO((resident ? "WDL decoded at open" : "WDL read from the blocks"));
+        Tablebases tbs;
+        if (!resident) tbs.set_resident_wdl_budget(0);
+        tbs.set_paths(chosen_dir.string());
+        std::mt19937_64 rng(5);
+        for (const char* name : names) {
+            INFO(name);
+            const TableValues& t = *generated.find(*Material::parse(name));
+            const uint64_t n = t.index.size();
+            const bool all = t.index.num_slots() == 3;
+            uint64_t checked = 0;
+            for (uint64_t k = 0; k < (all ? n : 20000); ++k) {
+                const uint64_t i = all ? k : rng() % n;
+                for (Color c : {WHITE, BLACK}) {
+                    if (is_illegal(t.dtm[c][i])) continue;
+                    Position pos;
+                    const std::string fen = index_fen(t.index, i, c);
+                    REQUIRE(pos.set_fen(fen));
+                    INFO(fen);
+                    const auto r = tbs.probe(pos);
+                    REQUIRE(r);
+                    REQUIRE(r->wdl == wdl_of_dtz(t.dtz[c][i]));
+                    REQUIRE(r->dtz == t.dtz[c][i]);
+                    REQUIRE(r->dtm == t.dtm[c][i]);
+                    REQUIRE(tbs.probe_wdl(pos) == r->wdl);
+                    ++checked;
+                }
+            }
+            CHECK(checked > 5000);
+        }
+        CHECK(tbs.refused_files().empty());
+    }
+}
+
+TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or leaves it", "[tb][files][order]") {
+    const fs::path dir = test::scratch_dir("rewrite");
+    GenerationInfo info;
+    info.threads = 2;
+    info.wdl_codec = Codec::LZ4;  // version 1's codecs and the index's own order
+    const std::vector<const char*> names = {"KRvK", "KPvK"};
+    const TableSet generated = generate_and_write(names, dir, info);
+    for (const char* name : names) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        RewriteResult r;
+        std::string error;
+        REQUIRE(rewrite_table_files(dir, m, 2, &r, &error));
+        CHECK(r.new_wdl_bytes == fs::file_size(table_file_path(dir, m, FileKind::WDL)));
+        // (A WDL file this small is mostly its header: KRvK's grows from 622 to 672 bytes.)
+        CHECK(r.new_distance_bytes < r.old_distance_bytes);
+        CHECK(r.new_wdl_bytes + r.new_distance_bytes < r.old_wdl_bytes + r.old_distance_bytes);
+        CHECK(table_files_valid(dir, m, &error));
+        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+            const auto f = open_file(dir, name, kind);
+            for (const Section& s : f->sections()) CHECK((s.bits() == 0 || s.pairs));
+        }
+        auto got = load_table_values(dir, m, &error, 2);
+        REQUIRE(got);
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(got->dtm[c] == generated.find(m)->dtm[c]);
+            CHECK(got->dtz[c] == generated.find(m)->dtz[c]);
+        }
+        // The statistics keep the generation's figures.
+        CHECK(open_file(dir, name, FileKind::WDL)->statistics()->generation_threads == 2);
+    }
+    CHECK(reordered_sections(dir, names) > 0);
+
+    // Without a table its captures lead into, the WDL cannot be written: the old files stay.
+    const Material krvk = *Material::parse("KRvK");
+    const auto wdl_before = read_bytes(table_file_path(dir, krvk, FileKind::WDL));
+    const auto dist_before = read_bytes(table_file_path(dir, krvk, FileKind::DISTANCE));
+    fs::remove(table_file_path(dir, *Material::parse("KvK"), FileKind::WDL));  // none: a draw, never stored
+    fs::rename(table_file_path(dir, krvk, FileKind::DISTANCE), dir / "elsewhere");
+    std::string error;
+    CHECK_FALSE(rewrite_table_files(dir, krvk, 2, nullptr, &error));
+    CHECK(error.find((dir / "KRvK.pytd").string()) == 0);
+    fs::rename(dir / "elsewhere", table_file_path(dir, krvk, FileKind::DISTANCE));
+    CHECK(read_bytes(table_file_path(dir, krvk, FileKind::WDL)) == wdl_before);
+    CHECK(read_bytes(table_file_path(dir, krvk, FileKind::DISTANCE)) == dist_before);
+    for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename().string().rfind(".rewrite", 0) != 0);
+}
+
+TEST_CASE("a storage order that is no order of the table's digits, or in an older file, is refused", "[tb][files][order][badfiles]") {
+    const fs::path dir = test::scratch_dir("order-bad");
+    GenerationInfo info;
+    info.threads = 2;
+    info.choose_storage_order = true;
+    generate_and_write({"KPvK"}, dir, info);
+    // The first section with an order of its own, in either file.
+    fs::path path;
+    FileKind kind = FileKind::WDL;
+    std::vector<uint8_t> good;
+    FileHeader h;
+    size_t at = 0;
+    for (FileKind k : {FileKind::WDL, FileKind::DISTANCE}) {
+        if (at) break;
+        kind = k;
+        path = table_file_path(dir, *Material::parse("KPvK"), k);
+        good = read_bytes(path);
+        std::memcpy(&h, good.data(), sizeof h);
+        REQUIRE(h.version == 4);
+        for (uint32_t n = 0; n < h.num_sections && !at; ++n) {
+            SectionHeader s;
+            std::memcpy(&s, good.data() + sizeof h + n * sizeof s, sizeof s);
+            if (s.storage_order) at = sizeof h + n * sizeof s + offsetof(SectionHeader, storage_order);
+        }
+    }
+    REQUIRE(at);
+    auto refusal = [&](const std::vector<uint8_t>& bytes) {
+        write_bytes(path, bytes);
+        std::string error;
+        const Material m = *Material::parse("KPvK");
+        CHECK_FALSE(TableFile::open(path, TableIndex(m), kind, &error));
+        return error;
+    };
+    for (uint32_t bad : {0x0210u, 0x0113u, 0x3012u, 0x0001u}) {  // identity, repeated, out of range, too short
+        INFO(std::hex << bad);
+        auto bytes = good;
+        std::memcpy(bytes.data() + at, &bad, 4);
+        fix_checksums(bytes);
+        CHECK(refusal(bytes).find("storage order") != std::string::npos);
+    }
+    auto bytes = good;
+    FileHeader old = h;
+    old.version = 3;
+    std::memcpy(bytes.data(), &old, sizeof old);
+    fix_checksums(bytes);
+    CHECK(refusal(bytes).find("storage order") != std::string::npos);
+}
