@@ -89,6 +89,18 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
                     dist ? 8.0 * dist->file_size() / legal : 0.0);
     std::printf("\n");
     if (dist && dist->write_id() != wdl->write_id()) std::printf("  warning      the two files come from different writes\n");
+    // Each section's codec and storage order (most significant digit first; "KK" is the king
+    // pair, "P" the pawn slice, lower case Black's pieces).
+    std::string sections;
+    for (const TableFile* f : {wdl.get(), dist.get()}) {
+        if (!f) continue;
+        for (const Section& s : f->sections()) {
+            static const char* metric[] = {"WDL", "DTM", "DTZ"};
+            sections += std::string(sections.empty() ? "" : "; ") + metric[s.h.metric] + (s.side() == WHITE ? " w " : " b ") +
+                        (s.bits() == 0 ? "constant" : (s.pairs ? "pairs" : "lz4")) + " [" + s.order.describe(index) + "]";
+        }
+    }
+    std::printf("  sections     %s\n", sections.c_str());
     if (!stats) return true;
 
     const std::time_t when = std::time_t(stats->written_unix_time);

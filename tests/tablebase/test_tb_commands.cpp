@@ -230,3 +230,38 @@ TEST_CASE("tb recompress upgrades LZ4 files, leaves current ones, names a bad on
     CHECK(r.out.find("FAILED") != std::string::npos);
 }
 
+
+TEST_CASE("tb rewrite writes tables again in chosen storage orders, names a table it cannot", "[tb][cli][order]") {
+    using namespace pythia::tb;
+    const fs::path dir = test::scratch_dir("rewrite-cli");
+    TableSet set;
+    for (const char* name : {"KRvK", "KQvK"}) {
+        auto t = generate_table(*Material::parse(name), set, GenerationOptions{});
+        GenerationInfo info{0.5, 1, &set, Codec::LZ4, Codec::LZ4};
+        std::string error;
+        REQUIRE(write_table_files(*t, dir, info, &error));
+        set.add(t);
+    }
+    Outcome r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    // White to move always wins: a constant section, no blocks.
+    CHECK(r.out.find("sections     WDL w constant [KK R]; WDL b lz4 [KK R]; DTM w lz4 [KK R]; DTM b lz4 [KK R]") !=
+          std::string::npos);
+    r = run_pythia("tb rewrite --dir " + dir.string() + " KRvK");
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("KRvK     WDL ") != std::string::npos);
+    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
+    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    CHECK(r.out.find("WDL b pairs [") != std::string::npos);
+    CHECK(r.out.find("DTM w pairs [") != std::string::npos);
+    CHECK(r.out.find("lz4") == std::string::npos);
+    r = run_pythia("tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R w - - 0 1");
+    CHECK(r.out.find("White to move: win, DTZ50 27 plies, mate in 14 (27 plies)") != std::string::npos);
+
+    fs::remove(dir / "KRvK.pytd");
+    r = run_pythia("tb rewrite --dir " + dir.string());  // every stored table: KQvK, and KRvK without its DTM/DTZ file
+    CHECK(r.status == 1);
+    CHECK(r.out.find("KRvK     FAILED: " + (dir / "KRvK.pytd").string()) != std::string::npos);
+    CHECK(r.out.find("KQvK     WDL ") != std::string::npos);
+    CHECK(r.out.find("2 tables, 1 failed") != std::string::npos);
+}
