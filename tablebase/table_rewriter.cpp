@@ -1,8 +1,12 @@
 #include "tablebase/table_rewriter.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 
 #include "tablebase/parallel.h"
 #include "tablebase/table_file.h"
@@ -12,6 +16,19 @@
 namespace pythia::tb {
 
 namespace {
+
+constexpr const char* TEMP_PREFIX = ".rewrite-";
+
+// Removes what an interrupted rewrite left in `dir`: a temporary folder whose process is gone.
+void remove_stale_temporaries(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(TEMP_PREFIX, 0) != 0) continue;
+        const long pid = std::atol(name.c_str() + std::strlen(TEMP_PREFIX));
+        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove_all(e.path(), ec);
+    }
+}
 
 // Every stored WDL of the new file is the exact one, or lower where a capture decides.
 bool wdl_matches(const TableValues& t, const std::array<ValueArray, COLOR_NB>& stored, int threads) {
@@ -69,7 +86,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
         // Written beside the old files, checked, then moved over them.
-        const auto temp = dir / (".rewrite-" + std::to_string(getpid()));
+        remove_stale_temporaries(dir);
+        const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));
         std::error_code ec;
         std::filesystem::remove_all(temp, ec);
         auto cleanup = [&] { std::filesystem::remove_all(temp, ec); };
