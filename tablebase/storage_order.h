@@ -34,26 +34,8 @@ public:
     // "n KK B N": the digit names (TableIndex::digit_names) from most to least significant.
     std::string describe(const TableIndex& index) const;
 
-    uint64_t to_storage(uint64_t index) const {
-        if (natural()) return index;
-        uint64_t stored = 0;
-        for (int k = num_digits_ - 1; k >= 0; --k) {  // index digits, least significant first
-            const Digit& d = by_index_[k];
-            stored += d.mod(index) * d.other_weight;
-            index = d.div(index);
-        }
-        return stored;
-    }
-    uint64_t to_index(uint64_t stored) const {
-        if (natural()) return stored;
-        uint64_t index = 0;
-        for (int k = num_digits_ - 1; k >= 0; --k) {  // stored digits, least significant first
-            const Digit& d = by_storage_[k];
-            index += d.mod(stored) * d.other_weight;
-            stored = d.div(stored);
-        }
-        return index;
-    }
+    uint64_t to_storage(uint64_t index) const { return natural() ? index : renumber(index, by_index_); }
+    uint64_t to_index(uint64_t stored) const { return natural() ? stored : renumber(stored, by_storage_); }
 
     // Walks stored positions one after another, keeping the index of each (an odometer over the
     // stored digits: no division per step).
@@ -89,6 +71,16 @@ private:
         uint64_t mod(uint64_t x) const { return shift >= 0 ? x & (radix - 1) : x % radix; }
         uint64_t div(uint64_t x) const { return shift >= 0 ? x >> shift : x / radix; }
     };
+    // The digits of x in one numbering (least significant first), each times its weight in the other.
+    uint64_t renumber(uint64_t x, const Digit* digits) const {
+        uint64_t out = 0;
+        for (int k = num_digits_ - 1; k >= 0; --k) {
+            out += digits[k].mod(x) * digits[k].other_weight;
+            x = digits[k].div(x);
+        }
+        return out;
+    }
+
     uint32_t field_ = 0;
     int num_digits_ = 0;
     std::vector<int> perm_;

@@ -78,6 +78,12 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
     return true;
 }
 
+// Every table with a WDL file in the folder, in generation order (`--all` or no table named).
+void add_stored_tables(TbArgs& a) {
+    for (const Material& m : all_materials(5))
+        if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
+}
+
 double peak_memory_gib() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -192,9 +198,7 @@ int tb_verify_command(const std::vector<std::string>& args) {
 int tb_recompress_command(const std::vector<std::string>& args) {
     TbArgs a;
     if (!parse_args(args, a, "recompress")) return 2;
-    if (a.all_stored || a.tables.empty())
-        for (const Material& m : all_materials(5))
-            if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
+    if (a.all_stored || a.tables.empty()) add_stored_tables(a);
     std::vector<FileKind> kinds = {FileKind::WDL};
     if (!a.wdl_only) kinds.push_back(FileKind::DISTANCE);
     int failures = 0, files = 0;
@@ -236,9 +240,7 @@ namespace pythia {
 int tb_rewrite_command(const std::vector<std::string>& args) {
     TbArgs a;
     if (!parse_args(args, a, "rewrite")) return 2;
-    if (a.all_stored || a.tables.empty())
-        for (const Material& m : all_materials(5))
-            if (std::filesystem::exists(table_file_path(a.dir, m, FileKind::WDL))) a.tables.push_back(m);
+    if (a.all_stored || a.tables.empty()) add_stored_tables(a);
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
     for (const Material& m : a.tables) {

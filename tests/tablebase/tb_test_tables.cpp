@@ -4,12 +4,17 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
 
+#include "tablebase/file_format.h"
 #include "tablebase/generator.h"
 #include "tablebase/table_loader.h"
 #include "tablebase/table_writer.h"
@@ -104,6 +109,44 @@ fs::path copy_table_file(const std::string& file, const fs::path& dir, const std
     fs::path to = dir / (as.empty() ? file : as);
     fs::copy_file(test_tables_dir() / file, to, fs::copy_options::overwrite_existing);
     return to;
+}
+
+TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir, GenerationInfo info) {
+    std::vector<Material> wanted;
+    for (const char* n : names) wanted.push_back(*Material::parse(n));
+    TableSet set;
+    GenerationOptions options;
+    options.threads = 2;
+    for (const Material& m : with_dependencies(wanted)) {
+        auto t = generate_table(m, set, options);
+        info.subtables = &set;
+        std::string error;
+        if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(m.name() + ": " + error);
+        set.add(t);
+    }
+    return set;
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+void fix_checksums(std::vector<uint8_t>& bytes) {
+    FileHeader h;
+    if (bytes.size() < sizeof h) return;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    if (h.header_size > bytes.size() || h.header_size < sizeof h) return;
+    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
+    h.header_hash = 0;
+    std::memcpy(bytes.data(), &h, sizeof h);
+    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
+    std::memcpy(bytes.data(), &h, sizeof h);
 }
 
 Position position(const std::string& fen) {

@@ -3,10 +3,14 @@
 // take a lock while the first of them writes it.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "engine/core/position.h"
+#include "tablebase/table_set.h"
+#include "tablebase/table_writer.h"
 
 namespace pythia::test {
 
@@ -19,6 +23,17 @@ std::filesystem::path scratch_dir(const std::string& name);
 // Copies `file` of the test tables to `dir` (under its own name or `as`).
 std::filesystem::path copy_table_file(const std::string& file, const std::filesystem::path& dir,
                                       const std::string& as = "");
+
+// Generates `names` and their dependencies (all kept in memory) and writes each to `dir` with
+// `info`'s settings, the tables generated before it as its subtables. Throws if a write fails.
+tb::TableSet generate_and_write(const std::vector<const char*>& names, const std::filesystem::path& dir,
+                                tb::GenerationInfo info);
+
+std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
+void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& bytes);
+// Recomputes both checksums of a table file's bytes, so that a changed field is judged by the
+// field checks rather than by the checksums.
+void fix_checksums(std::vector<uint8_t>& bytes);
 
 // A position from a FEN that must be legal.
 Position position(const std::string& fen);

@@ -2,7 +2,6 @@
 // with one message naming the file and the problem, and nothing ever reads outside a mapping
 // (the sanitize preset runs these too). A missing table is simply "not found".
 #include <catch2/catch.hpp>
-#include <xxhash.h>
 
 #include <unistd.h>
 
@@ -23,32 +22,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<uint8_t> read_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
+using test::fix_checksums;
+using test::read_bytes;
+using test::write_bytes;
 
 FileHeader header_of(const std::vector<uint8_t>& bytes) {
     FileHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
     return h;
-}
-
-// Recomputes the header checksum (and the payload's), so that a changed field is judged by
-// the field checks rather than by the checksums.
-void fix_checksums(std::vector<uint8_t>& bytes) {
-    FileHeader h = header_of(bytes);
-    if (h.header_size > bytes.size() || h.header_size < sizeof h) return;
-    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
-    h.header_hash = 0;
-    std::memcpy(bytes.data(), &h, sizeof h);
-    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
-    std::memcpy(bytes.data(), &h, sizeof h);
 }
 
 // Probes every position of a KRvK-like board through the prober: must not crash, whatever

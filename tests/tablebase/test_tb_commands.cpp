@@ -194,14 +194,7 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
 TEST_CASE("tb recompress upgrades LZ4 files, leaves current ones, names a bad one", "[tb][cli][recompress]") {
     using namespace pythia::tb;
     const fs::path dir = test::scratch_dir("recompress-cli");
-    TableSet set;
-    for (const char* name : {"KRvK", "KQvK"}) {
-        auto t = generate_table(*Material::parse(name), set, GenerationOptions{});
-        GenerationInfo info{0.5, 1, &set, Codec::LZ4, Codec::LZ4};
-        std::string error;
-        REQUIRE(write_table_files(*t, dir, info, &error));
-        set.add(t);
-    }
+    test::generate_and_write({"KRvK", "KQvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
     Outcome r = run_pythia("tb recompress --dir " + dir.string() + " --wdl-only KRvK");
     INFO(r.out << r.err);
     CHECK(r.status == 0);
@@ -234,14 +227,7 @@ TEST_CASE("tb recompress upgrades LZ4 files, leaves current ones, names a bad on
 TEST_CASE("tb rewrite writes tables again in chosen storage orders, names a table it cannot", "[tb][cli][order]") {
     using namespace pythia::tb;
     const fs::path dir = test::scratch_dir("rewrite-cli");
-    TableSet set;
-    for (const char* name : {"KRvK", "KQvK"}) {
-        auto t = generate_table(*Material::parse(name), set, GenerationOptions{});
-        GenerationInfo info{0.5, 1, &set, Codec::LZ4, Codec::LZ4};
-        std::string error;
-        REQUIRE(write_table_files(*t, dir, info, &error));
-        set.add(t);
-    }
+    test::generate_and_write({"KRvK", "KQvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
     Outcome r = run_pythia("tb info --dir " + dir.string() + " KRvK");
     // White to move always wins: a constant section, no blocks.
     CHECK(r.out.find("sections     WDL w constant [KK R]; WDL b lz4 [KK R]; DTM w lz4 [KK R]; DTM b lz4 [KK R]") !=

@@ -27,20 +27,7 @@ namespace {
 // Generates `names` (dependencies first, all kept in memory) and writes them to `dir`.
 TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir,
                             Codec codec = Codec::PAIRS) {
-    std::vector<Material> wanted;
-    for (const char* n : names) wanted.push_back(*Material::parse(n));
-    TableSet set;
-    GenerationOptions options;
-    options.threads = 2;
-    for (const Material& m : with_dependencies(wanted)) {
-        auto t = generate_table(m, set, options);
-        GenerationInfo info{1.25, 2, &set, codec, codec};
-        std::string error;
-        INFO(m.name());
-        REQUIRE(write_table_files(*t, dir, info, &error));
-        set.add(t);
-    }
-    return set;
+    return test::generate_and_write(names, dir, GenerationInfo{1.25, 2, nullptr, codec, codec});
 }
 
 // Index i of a table as a Position (no castling, no en passant).

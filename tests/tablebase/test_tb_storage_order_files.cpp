@@ -2,7 +2,6 @@
 // when it chooses orders and by `tb rewrite`, read back and probed exactly as generated; a bad
 // order field is refused at load.
 #include <catch2/catch.hpp>
-#include <xxhash.h>
 
 #include <cstring>
 #include <fstream>
@@ -25,23 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Generates `names` with their dependencies and writes each to `dir` with `info`'s settings.
-TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir, GenerationInfo info) {
-    std::vector<Material> wanted;
-    for (const char* n : names) wanted.push_back(*Material::parse(n));
-    TableSet set;
-    GenerationOptions options;
-    options.threads = 2;
-    for (const Material& m : with_dependencies(wanted)) {
-        auto t = generate_table(m, set, options);
-        info.subtables = &set;
-        std::string error;
-        INFO(m.name());
-        REQUIRE(write_table_files(*t, dir, info, &error));
-        set.add(t);
-    }
-    return set;
-}
+using test::fix_checksums;
+using test::generate_and_write;
+using test::read_bytes;
+using test::write_bytes;
 
 std::unique_ptr<TableFile> open_file(const fs::path& dir, const char* name, FileKind kind) {
     const Material m = *Material::parse(name);
@@ -61,27 +47,6 @@ int reordered_sections(const fs::path& dir, const std::vector<const char*>& name
             for (const Section& s : f->sections()) reordered += !s.order.natural();
         }
     return reordered;
-}
-
-std::vector<uint8_t> read_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-// Recomputes both checksums, so that a changed field is judged by the field checks.
-void fix_checksums(std::vector<uint8_t>& bytes) {
-    FileHeader h;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
-    h.header_hash = 0;
-    std::memcpy(bytes.data(), &h, sizeof h);
-    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
-    std::memcpy(bytes.data(), &h, sizeof h);
 }
 
 }  // namespace
