@@ -66,6 +66,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         if (!old_dist) return fail(dist_path, why);
         if (old_wdl->write_id() != old_dist->write_id())
             return fail(wdl_path, "does not belong to the same write as its DTM/DTZ file");
+        info.write_id = old_wdl->write_id();
         r.old_wdl_bytes = old_wdl->file_size();
         r.old_distance_bytes = old_dist->file_size();
         if (const auto& s = old_wdl->statistics()) {

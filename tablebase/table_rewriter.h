@@ -1,7 +1,7 @@
 // Writing a stored table again from its own files, with everything the writer can do that the
 // generator leaves out for speed: the pair codec for every section and the best storage order of
-// each (GenerationInfo::choose_storage_order). The values are those of the old files; the new
-// files are checked against them before they replace the old ones.
+// each (GenerationInfo::choose_storage_order). The values and the write id are those of the
+// old files; the new files are checked against the old values before they replace the old ones.
 #pragma once
 
 #include <cstdint>

@@ -425,8 +425,10 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count();
-    const uint64_t write_id = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32) ^
-                              uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    uint64_t write_id = info.write_id;
+    if (!write_id)
+        write_id = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32) ^
+                   uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
 
     FileWriter wdl_file(table_file_path(dir, m, FileKind::WDL));
     FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));

@@ -36,6 +36,10 @@ struct GenerationInfo {
     // The generator's threads for the statistics when the table is written again later (`tb
     // rewrite`); 0: `threads`.
     int generation_threads = 0;
+    // The id that pairs the two files (FileHeader::write_id); 0: a new random one. `tb rewrite`
+    // keeps the old files' id, so that the old WDL file and the new DTM/DTZ file (with the same
+    // values) still pair if it stops between moving the two into place.
+    uint64_t write_id = 0;
 };
 
 // Positions of `table` (bit per index, per side to move) where a resolving capture (captures.h)

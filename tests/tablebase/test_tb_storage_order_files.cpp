@@ -137,7 +137,10 @@ TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or l
         const Material m = *Material::parse(name);
         RewriteResult r;
         std::string error;
+        const uint64_t write_id = open_file(dir, name, FileKind::WDL)->write_id();
         REQUIRE(rewrite_table_files(dir, m, 2, &r, &error));
+        // The same write id: a rewrite stopped between its two renames leaves a valid pair.
+        CHECK(open_file(dir, name, FileKind::DISTANCE)->write_id() == write_id);
         CHECK(r.new_wdl_bytes == fs::file_size(table_file_path(dir, m, FileKind::WDL)));
         // (A WDL file this small is mostly its header: KRvK's grows from 622 to 672 bytes.)
         CHECK(r.new_distance_bytes < r.old_distance_bytes);
