@@ -215,25 +215,21 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     std::vector<Rule> rules(num_terminals, Rule{0, 0});
     std::vector<uint32_t> length(num_terminals, 1);
     const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
-    std::vector<std::unique_ptr<PairCounts>> owned;
-    for (int w = 0; w < workers; ++w) owned.push_back(counts_pool().take());
-    struct Counts {  // counts[w] is worker w's
-        std::vector<std::unique_ptr<PairCounts>>& v;
-        PairCounts& operator[](size_t w) { return *v[w]; }
-    } counts{owned};
+    std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
+    for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
     std::vector<uint64_t> part(workers + 1);
     while (rules.size() < pairs::MAX_SYMBOLS) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
-            counts[w].clear();
-            count_pairs(x.data(), part[w], part[w + 1], counts[w]);
+            counts[w]->clear();
+            count_pairs(x.data(), part[w], part[w + 1], *counts[w]);
         });
         for (int w = 1; w < workers; ++w)
-            for (uint32_t k : counts[w].touched) counts[0].add(k, counts[w].count[k]);
+            for (uint32_t k : counts[w]->touched) counts[0]->add(k, counts[w]->count[k]);
         std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair)
-        for (uint32_t k : counts[0].touched)
-            if (counts[0].count[k] >= MIN_PAIR_COUNT) candidates.push_back({counts[0].count[k], k});
+        for (uint32_t k : counts[0]->touched)
+            if (counts[0]->count[k] >= MIN_PAIR_COUNT) candidates.push_back({counts[0]->count[k], k});
         std::sort(candidates.rbegin(), candidates.rend());
         std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
         std::vector<uint8_t> used(rules.size(), 0);
@@ -273,7 +269,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         }
         x.resize(o);
     }
-    for (auto& c : owned) counts_pool().give(std::move(c));
+    for (auto& c : counts) counts_pool().give(std::move(c));
 
     const uint32_t num_symbols = uint32_t(rules.size());
     std::vector<uint64_t> freq(num_symbols, 0);

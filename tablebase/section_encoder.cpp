@@ -123,7 +123,7 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
 // itself repeats the code before it; else its right neighbour's when that may and starts a run of
 // two, or when the left one may not; else the left one's when it may. Otherwise each position
 // repeats the previous code when it may, or takes the most frequent code it may. On KBNvKN's WDL
-// (in its chosen storage order) this is 5 % smaller than always repeating the left code.
+// (in its chosen storage order) this is 4.6 % smaller than always repeating the left code.
 std::vector<uint8_t> make_codes(uint64_t n, const CellSource& source, const SymbolTable& t, int bits, int threads) {
     std::vector<uint8_t> out((n * bits + 7) / 8, 0);
     if (bits == 0) return out;

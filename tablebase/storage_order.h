@@ -3,8 +3,8 @@
 // kings, then each piece group); a section may store its positions with those digits in
 // another order, most significant first. Which pieces vary fastest decides which positions end
 // up next to each other in the stream, and so how long its runs and repeated patterns are: on
-// KBNvKN the best order makes the WDL sections 46 % smaller and the DTM sections 27 % smaller
-// than the index's own order (FORMAT.md, "Storage order"). The writer picks the order per
+// KBNvKN the orders chosen on samples make the WDL sections 46 % smaller and the DTM sections
+// 27 % smaller than the index's own order (FORMAT.md, "Storage order"). The writer picks the order per
 // section; a probe maps its index to the stored position with a few divisions.
 #pragma once
 
@@ -30,7 +30,6 @@ public:
     static std::optional<StorageOrder> from_field(const TableIndex& index, uint32_t field);
     uint32_t field() const { return field_; }
     bool natural() const { return field_ == 0; }
-    const std::vector<int>& permutation() const { return perm_; }
     // "n KK B N": the digit names (TableIndex::digit_names) from most to least significant.
     std::string describe(const TableIndex& index) const;
 

@@ -233,10 +233,6 @@ int tb_recompress_command(const std::vector<std::string>& args) {
     return failures ? 1 : 0;
 }
 
-}  // namespace pythia
-
-namespace pythia {
-
 int tb_rewrite_command(const std::vector<std::string>& args) {
     TbArgs a;
     if (!parse_args(args, a, "rewrite")) return 2;
