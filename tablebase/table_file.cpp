@@ -132,6 +132,11 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
                 return fail(error, std::string("corrupt header: ") + metric_name(uint8_t(needed[k][m])) +
                                        (c == WHITE ? " white" : " black") + " to move is missing or repeated");
         }
+    // A DTZ section is stored in its DTM's order (the prober converts an index once for both).
+    if (kind == FileKind::DISTANCE)
+        for (Color c : {WHITE, BLACK})
+            if (find(Metric::DTZ, c)->h.storage_order != find(Metric::DTM, c)->h.storage_order)
+                return fail(error, "corrupt header: a DTZ section's storage order differs from its DTM's");
     // A DTZ section read through DTM codes needs as many contexts as the DTM has symbols.
     for (const Section& s : sections_) {
         if (s.h.context == uint8_t(Context::NONE)) continue;

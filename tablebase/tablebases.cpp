@@ -289,17 +289,16 @@ const Tablebases::Entry* Tablebases::find(uint64_t key, bool& flipped) const {
     return nullptr;
 }
 
-bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_t idx, uint32_t& code) const {
+bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_t at, uint32_t& code) const {
     const Section& s = f.sections()[no];
     code = 0;
-    idx = s.order.to_storage(idx);
     if (s.pairs) {
-        if (s.pairs->code_at(idx, code)) return true;
+        if (s.pairs->code_at(at, code)) return true;
         if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt pair block");
         return false;
     }
     if (!s.bits()) return true;
-    const uint64_t block = idx / s.h.block_positions, local = idx % s.h.block_positions;
+    const uint64_t block = at / s.h.block_positions, local = at % s.h.block_positions;
     const uint8_t* data = BlockCache::local().get(f, uint32_t(no), block, bytes_needed(local, s.bits()));
     if (!data) {
         if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt block " + std::to_string(block));
@@ -313,9 +312,10 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     const TableFile* f = e.files[KIND_WDL].get();
     const int no = e.section_no[int(Metric::WDL)][stm];
     const Section& s = f->sections()[no];
+    const uint64_t at = s.order.to_storage(idx);
     uint32_t code;
-    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), s.order.to_storage(idx), s.bits());
-    else if (!stored_code(e, *f, no, idx, code)) return std::nullopt;
+    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), at, s.bits());
+    else if (!stored_code(e, *f, no, at, code)) return std::nullopt;
     uint16_t symbol;
     if (!s.symbol(0, code, symbol)) return std::nullopt;
     return int(symbol) - 2;
@@ -373,10 +373,12 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     pieces = at.pieces;
     stm = at.stm;
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
+    // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
+    const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
     auto read = [&](Metric metric, uint32_t ctx, uint32_t& code, Value& value) {
         const int no = e->section_no[int(metric)][stm];
         uint16_t symbol;
-        if (!stored_code(*e, *f, no, idx, code) || !f->sections()[no].symbol(ctx, code, symbol)) return false;
+        if (!stored_code(*e, *f, no, stored, code) || !f->sections()[no].symbol(ctx, code, symbol)) return false;
         value = symbol;
         return true;
     };

@@ -113,10 +113,10 @@ private:
     };
     bool locate(const PieceOn* pieces, int n, Color stm, Located& out) const;
     std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;
-    // The code of index `idx` in section `no` of `f` (stored at the section's order.to_storage(idx)),
-    // read from its pair blocks or through the block cache; false (reported once per table) if
-    // the block is corrupt.
-    bool stored_code(const Entry& e, const TableFile& f, int no, uint64_t idx, uint32_t& code) const;
+    // The code at stored position `at` (the section's order.to_storage of the index) of section
+    // `no` of `f`, read from its pair blocks or through the block cache; false (reported once per
+    // table) if the block is corrupt.
+    bool stored_code(const Entry& e, const TableFile& f, int no, uint64_t at, uint32_t& code) const;
     std::optional<int> stored_wdl(const Entry& e, uint64_t idx, Color stm) const;
     // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
     enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
