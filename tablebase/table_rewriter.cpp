@@ -3,15 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
-#include "tablebase/parallel.h"
 #include "tablebase/table_file.h"
 #include "tablebase/table_loader.h"
 #include "tablebase/table_writer.h"
+#include "tablebase/verifier.h"
 
 namespace pythia::tb {
 
@@ -28,20 +27,6 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
         const long pid = std::atol(name.c_str() + std::strlen(TEMP_PREFIX));
         if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove_all(e.path(), ec);
     }
-}
-
-// Every stored WDL of the new file is the exact one, or lower where a capture decides.
-bool wdl_matches(const TableValues& t, const std::array<ValueArray, COLOR_NB>& stored, int threads) {
-    std::atomic<bool> ok{true};
-    for (Color c : {WHITE, BLACK})
-        parallel_for(t.index.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
-            for (uint64_t i = begin; i < end; ++i) {
-                if (t.dtz[c][i] == VALUE_ILLEGAL) continue;
-                const int exact = wdl_of_dtz(t.dtz[c][i]), got = int(stored[c][i]) - 2;
-                if (got != exact && !(got < exact && test_bit(t.capture_resolved[c], i))) ok = false;
-            }
-        });
-    return ok;
 }
 
 }  // namespace
@@ -102,7 +87,9 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         again.reset();
         std::array<ValueArray, COLOR_NB> wdl;
         std::array<bool, COLOR_NB> resolved{};
-        same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) && wdl_matches(*table, wdl, threads);
+        // What the prober will answer from the new WDL file, captures included, is the DTZ's WDL.
+        same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) &&
+               verify_wdl(*table, wdl, resolved, subtables, threads).mismatches == 0;
         if (!same) {
             cleanup();
             return fail(dist_path, "the rewritten files do not hold the stored values: old files left as they are");
