@@ -126,7 +126,8 @@ TEST_CASE("sections stored in chosen orders read back and probe as generated", "
 TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or leaves it", "[tb][files][order]") {
     const fs::path dir = test::scratch_dir("rewrite");
     GenerationInfo info;
-    info.threads = 2;
+    info.seconds = 1.25;
+    info.threads = 1;
     info.wdl_codec = Codec::LZ4;  // version 1's codecs and the index's own order
     const std::vector<const char*> names = {"KRvK", "KPvK"};
     const TableSet generated = generate_and_write(names, dir, info);
@@ -156,70 +157,71 @@ TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or l
             CHECK(got->dtm[c] == generated.find(m)->dtm[c]);
             CHECK(got->dtz[c] == generated.find(m)->dtz[c]);
         }
-        // The statistics keep the generation's figures.
-        CHECK(open_file(dir, name, FileKind::WDL)->statistics()->generation_threads == 2);
+        // The statistics keep the generation's figures (written with one thread, rewritten with two).
+        const auto stats = open_file(dir, name, FileKind::WDL)->statistics();
+        REQUIRE(stats);
+        CHECK(stats->generation_threads == 1);
+        CHECK(stats->generation_seconds == 1.25);
     }
     CHECK(reordered_sections(dir, names) > 0);
 
-    // Without a table its captures lead into, the WDL cannot be written: the old files stay.
-    const Material krvk = *Material::parse("KRvK");
-    const auto wdl_before = read_bytes(table_file_path(dir, krvk, FileKind::WDL));
-    const auto dist_before = read_bytes(table_file_path(dir, krvk, FileKind::DISTANCE));
-    fs::remove(table_file_path(dir, *Material::parse("KvK"), FileKind::WDL));  // none: a draw, never stored
-    fs::rename(table_file_path(dir, krvk, FileKind::DISTANCE), dir / "elsewhere");
+    // Without a table its promotions lead into, the WDL cannot be written: the old files stay.
+    const Material kpvk = *Material::parse("KPvK");
+    REQUIRE(rewrite_table_files(dir, *Material::parse("KRvK"), 2, nullptr, nullptr));  // KPvK's files now
+    const auto wdl_before = read_bytes(table_file_path(dir, kpvk, FileKind::WDL));
+    const auto dist_before = read_bytes(table_file_path(dir, kpvk, FileKind::DISTANCE));
+    fs::rename(dir / "KQvK.pytd", dir / "elsewhere");
     std::string error;
-    CHECK_FALSE(rewrite_table_files(dir, krvk, 2, nullptr, &error));
-    CHECK(error.find((dir / "KRvK.pytd").string()) == 0);
-    fs::rename(dir / "elsewhere", table_file_path(dir, krvk, FileKind::DISTANCE));
-    CHECK(read_bytes(table_file_path(dir, krvk, FileKind::WDL)) == wdl_before);
-    CHECK(read_bytes(table_file_path(dir, krvk, FileKind::DISTANCE)) == dist_before);
+    CHECK_FALSE(rewrite_table_files(dir, kpvk, 2, nullptr, &error));
+    CHECK(error.find((dir / "KQvK.pytd").string()) == 0);
+    CHECK(read_bytes(table_file_path(dir, kpvk, FileKind::WDL)) == wdl_before);
+    CHECK(read_bytes(table_file_path(dir, kpvk, FileKind::DISTANCE)) == dist_before);
     for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename().string().rfind(".rewrite", 0) != 0);
 }
 
-TEST_CASE("a storage order that is no order of the table's digits, or in an older file, is refused", "[tb][files][order][badfiles]") {
+TEST_CASE("a storage order that is no order of the table's digits, in an older file, or not its DTM's, is refused",
+          "[tb][files][order][badfiles]") {
     const fs::path dir = test::scratch_dir("order-bad");
     GenerationInfo info;
     info.threads = 2;
-    info.choose_storage_order = true;
-    generate_and_write({"KPvK"}, dir, info);
-    // The first section with an order of its own, in either file.
-    fs::path path;
-    FileKind kind = FileKind::WDL;
-    std::vector<uint8_t> good;
-    FileHeader h;
-    size_t at = 0;
-    for (FileKind k : {FileKind::WDL, FileKind::DISTANCE}) {
-        if (at) break;
-        kind = k;
-        path = table_file_path(dir, *Material::parse("KPvK"), k);
-        good = read_bytes(path);
-        std::memcpy(&h, good.data(), sizeof h);
+    generate_and_write({"KPvK"}, dir, info);  // three digits: P K k
+    const Material m = *Material::parse("KPvK");
+    // Sets the storage order of the section for (metric, side) in a copy of `kind`'s file, and
+    // returns why the file is refused ("" if it is not).
+    auto refusal = [&](FileKind kind, Metric metric, Color side, uint32_t field, uint32_t version = 4) {
+        const fs::path path = table_file_path(dir, m, kind);
+        auto bytes = read_bytes(path);
+        FileHeader h;
+        std::memcpy(&h, bytes.data(), sizeof h);
         REQUIRE(h.version == 4);
-        for (uint32_t n = 0; n < h.num_sections && !at; ++n) {
+        h.version = version;
+        std::memcpy(bytes.data(), &h, sizeof h);
+        bool found = false;
+        for (uint32_t n = 0; n < h.num_sections; ++n) {
+            const size_t at = sizeof h + n * sizeof(SectionHeader);
             SectionHeader s;
-            std::memcpy(&s, good.data() + sizeof h + n * sizeof s, sizeof s);
-            if (s.storage_order) at = sizeof h + n * sizeof s + offsetof(SectionHeader, storage_order);
+            std::memcpy(&s, bytes.data() + at, sizeof s);
+            if (s.metric != uint8_t(metric) || s.side != uint8_t(side)) continue;
+            s.storage_order = field;
+            std::memcpy(bytes.data() + at, &s, sizeof s);
+            found = true;
         }
-    }
-    REQUIRE(at);
-    auto refusal = [&](const std::vector<uint8_t>& bytes) {
-        write_bytes(path, bytes);
-        std::string error;
-        const Material m = *Material::parse("KPvK");
-        CHECK_FALSE(TableFile::open(path, TableIndex(m), kind, &error));
-        return error;
-    };
-    for (uint32_t bad : {0x0210u, 0x0113u, 0x3012u, 0x0001u}) {  // identity, repeated, out of range, too short
-        INFO(std::hex << bad);
-        auto bytes = good;
-        std::memcpy(bytes.data() + at, &bad, 4);
+        REQUIRE(found);
         fix_checksums(bytes);
-        CHECK(refusal(bytes).find("storage order") != std::string::npos);
+        const fs::path bad = test::scratch_dir("order-bad-copy") / path.filename();
+        write_bytes(bad, bytes);
+        std::string error;
+        const bool opened = TableFile::open(bad, TableIndex(m), kind, &error) != nullptr;
+        return opened ? std::string() : error;
+    };
+    // A valid order ("k K P") opens; these fields do not.
+    CHECK(refusal(FileKind::WDL, Metric::WDL, WHITE, 0x012) == "");
+    for (uint32_t bad : {0x210u, 0x011u, 0x013u, 0x3012u}) {  // identity, repeated, no such digit, a fourth digit
+        INFO(std::hex << bad);
+        CHECK(refusal(FileKind::WDL, Metric::WDL, WHITE, bad).find("(storage order)") != std::string::npos);
     }
-    auto bytes = good;
-    FileHeader old = h;
-    old.version = 3;
-    std::memcpy(bytes.data(), &old, sizeof old);
-    fix_checksums(bytes);
-    CHECK(refusal(bytes).find("storage order") != std::string::npos);
+    CHECK(refusal(FileKind::WDL, Metric::WDL, BLACK, 0x012, 3).find("(storage order)") != std::string::npos);
+    // A DTZ section in another order than its DTM.
+    CHECK(refusal(FileKind::DISTANCE, Metric::DTZ, WHITE, 0x012).find("storage order differs from its DTM") !=
+          std::string::npos);
 }
