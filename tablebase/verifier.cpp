@@ -4,15 +4,13 @@
 #include <optional>
 
 #include "tablebase/captures.h"
+#include "tablebase/forward_values.h"
 #include "tablebase/move_values.h"
 #include "tablebase/parallel.h"
 
 namespace pythia::tb {
 
 namespace {
-
-// More than any position of up to five pieces has (four queens and a king: 4 * 27 + 8).
-constexpr int MAX_MOVES = 128;
 
 // Adds a worker's counts and examples (at most 10 in all) to the whole report.
 void add_to(VerifyReport& report, VerifyReport& part) {
@@ -33,22 +31,13 @@ std::string describe(Value v) {
 
 VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads) {
     const TableIndex& index = table.index;
-    // Lookups go through the generic path: material, colour flip and full encoding.
-    TableSet with_self = subtables;
-    std::shared_ptr<const TableValues> self(&table, [](const TableValues*) {});
-    with_self.add(self);
-    auto lookup = [&](const PieceOn* pcs, int n, Color side, Value& dtm, Value& dtz) {
-        if (!with_self.lookup(pcs, n, side, dtm, dtz)) dtm = dtz = VALUE_ILLEGAL;
-    };
+    const TableSet with_self = with_subtables(table, subtables);
 
     VerifyReport report;
     std::mutex mutex;
     auto check_range = [&](uint64_t begin, uint64_t end, int /*worker*/) {
         VerifyReport local;
-        // Lookups after captures and promotions, by (captured slot + 1, promoting slot + 1,
-        // promotion piece type): which slot is captured and which promotes to what fix the
-        // pieces left and their order, so one route serves every position of the table.
-        std::optional<TableRoute> routes[MAX_PIECES + 1][MAX_PIECES + 1][PIECE_TYPE_NB];
+        ForwardValues forward(table, with_self);
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
             if (!index.decode(i, p)) continue;
@@ -57,57 +46,8 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
             for (Color us : {WHITE, BLACK}) {
                 if (b.in_check(~us)) continue;  // not a position: the side not to move is in check
                 ++local.positions;
-                // First pass: every legal move, and for the moves that keep the material the
-                // successor's index, fetched ahead so that the cache misses of all moves
-                // overlap (the table is far larger than the cache).
-                struct Pending {
-                    TbMove move;
-                    uint64_t same_table_index;  // UINT64_MAX: the successor is in a subtable
-                };
-                Pending pending[MAX_MOVES];
-                int count = 0;
-                const ValueArray& next_dtm = table.dtm[~us];
-                const ValueArray& next_dtz = table.dtz[~us];
-                const int moves = for_each_legal_move(b, us, [&](const TbMove& m) {
-                    Pending& e = pending[count++];
-                    e.move = m;
-                    e.same_table_index = UINT64_MAX;
-                    if (m.captured_slot < 0 && m.promotion == NO_PIECE_TYPE) {
-                        // The full encoding of the moved placement, not the generator's
-                        // incremental one.
-                        Placement q = p;
-                        q[m.slot] = m.to;
-                        e.same_table_index = index.encode(q);
-                        __builtin_prefetch(&next_dtm[e.same_table_index]);
-                        __builtin_prefetch(&next_dtz[e.same_table_index]);
-                    }
-                });
-                Value best_dtm = VALUE_UNKNOWN, best_dtz = VALUE_UNKNOWN;
-                for (int k = 0; k < count; ++k) {
-                    const TbMove& m = pending[k].move;
-                    const uint64_t j = pending[k].same_table_index;
-                    // The pieces after the move, for a subtable or the en passant replies.
-                    PieceOn after[MAX_PIECES];
-                    const int n = j == UINT64_MAX || m.double_step ? pieces_after(b, m, after) : 0;
-                    Value sdtm, sdtz;
-                    if (j != UINT64_MAX) {
-                        sdtm = next_dtm[j];
-                        sdtz = next_dtz[j];
-                    } else {
-                        const bool promotes = m.promotion != NO_PIECE_TYPE;
-                        auto& route = routes[m.captured_slot + 1][promotes ? m.slot + 1 : 0][promotes ? m.promotion : 0];
-                        if (!route) route = with_self.route(after, n);
-                        if (!with_self.lookup(*route, after, n, ~us, sdtm, sdtz)) sdtm = sdtz = VALUE_ILLEGAL;
-                    }
-                    int wdl = wdl_of_dtz(sdtz);
-                    if (m.double_step)  // the reply may capture en passant
-                        improve_with_en_passant(after, n, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl, lookup);
-                    const Value dtm = value_from_mover(sdtm);
-                    const Value dtz = m.zeroing(b) ? dtz_of_zeroing_move(wdl) : value_from_mover(sdtz);
-                    if (k == 0 || value_rank(dtm) > value_rank(best_dtm)) best_dtm = dtm;
-                    if (k == 0 || value_rank(dtz) > value_rank(best_dtz)) best_dtz = dtz;
-                }
-                if (moves == 0) best_dtm = best_dtz = b.in_check(us) ? loss_in(0) : VALUE_UNKNOWN;
+                Value best_dtm, best_dtz;
+                forward.compute(p, b, us, best_dtm, best_dtz);
                 const Value dtm = table.dtm[us][i], dtz = table.dtz[us][i];
                 if (dtm != best_dtm || dtz != best_dtz) {
                     ++local.mismatches;

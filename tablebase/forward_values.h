@@ -1,0 +1,42 @@
+// A whole table's values computed forward from their moves (successor_values.h): the positions
+// after quiet moves are read from the table itself, the others from its subtables. `tb verify`
+// compares every stored value with this; the loader fills in by it the side to move that a
+// format version 5 file leaves out.
+#pragma once
+
+#include <optional>
+
+#include "tablebase/table_set.h"
+#include "tablebase/tb_board.h"
+
+namespace pythia::tb {
+
+// For one worker thread: it keeps the routes of the lists of pieces left by captures and
+// promotions.
+class ForwardValues {
+public:
+    // `with_self`: the subtables and `table` itself (with_subtables), for en passant replies.
+    ForwardValues(const TableValues& table, const TableSet& with_self) : table_(table), with_self_(with_self) {}
+
+    // The values of the position `p` (set up in `b`) with `us` to move, which must be legal.
+    // A successor missing from the tables reads VALUE_ILLEGAL.
+    void compute(const Placement& p, const TbBoard& b, Color us, Value& dtm, Value& dtz);
+
+private:
+    const TableValues& table_;
+    const TableSet& with_self_;
+    // By (captured slot + 1, promoting slot + 1, promotion piece type): which slot is captured
+    // and which promotes to what fix the pieces left and their order, so one route serves every
+    // position of the table.
+    std::optional<TableRoute> routes_[MAX_PIECES + 1][MAX_PIECES + 1][PIECE_TYPE_NB];
+};
+
+// `subtables` with `table` added (not owned: it must outlive the set).
+TableSet with_subtables(const TableValues& table, const TableSet& subtables);
+
+// Fills table.dtm[side] and table.dtz[side] from the other side's values and `subtables` (every
+// table `table` converts into, with the sides they are looked up with): every legal position
+// gets its exact values, every other entry VALUE_ILLEGAL.
+void recover_side(TableValues& table, Color side, const TableSet& subtables, int threads);
+
+}  // namespace pythia::tb
