@@ -20,10 +20,11 @@ static_assert(std::endian::native == std::endian::little, "the tablebase files a
 
 constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes,
-// version 4 a storage order per section (storage_order.h). Older files are still read;
+// version 4 a storage order per section (storage_order.h), version 5 DTM/DTZ files that leave
+// out one side to move (recovered by one ply of moves, forward_values.h). Older files are still read;
 // `pythia tb recompress` rewrites them with the current codecs, `pythia tb rewrite` also with
 // the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 4;
+constexpr uint32_t FORMAT_VERSION = 5;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };

@@ -121,21 +121,29 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         auto h = read_at<SectionHeader>(data + sizeof(FileHeader) + i * sizeof(SectionHeader));
         if (!validate_section(h, i, expected, error)) return false;
     }
-    // Every section the kind needs is there, once.
+    // Every section the kind needs is there, once. From version 5 a DTM/DTZ file may leave out
+    // both sections of one side to move (FORMAT.md, "One side to move"); the loader and the
+    // prober recover that side from the other.
     const Metric needed[2][2] = {{Metric::WDL, Metric::WDL}, {Metric::DTM, Metric::DTZ}};
     const int k = kind == FileKind::WDL ? 0 : 1;
-    for (int m = 0; m < (k == 0 ? 1 : 2); ++m)
-        for (Color c : {WHITE, BLACK}) {
-            int found = 0;
-            for (const Section& s : sections_) found += s.metric() == needed[k][m] && s.side() == c;
-            if (found != 1)
+    for (Color c : {WHITE, BLACK}) {
+        int found[2] = {0, 0};
+        for (int m = 0; m < (k == 0 ? 1 : 2); ++m)
+            for (const Section& s : sections_) found[m] += s.metric() == needed[k][m] && s.side() == c;
+        const bool left_out = k == 1 && header_.version >= 5 && found[0] == 0 && found[1] == 0;
+        if (left_out) {  // not both: a file has at least one section
+            derived_side_ = c;
+            continue;
+        }
+        for (int m = 0; m < (k == 0 ? 1 : 2); ++m)
+            if (found[m] != 1)
                 return fail(error, std::string("corrupt header: ") + metric_name(uint8_t(needed[k][m])) +
                                        (c == WHITE ? " white" : " black") + " to move is missing or repeated");
-        }
+    }
     // A DTZ section is stored in its DTM's order (the prober converts an index once for both).
     if (kind == FileKind::DISTANCE)
         for (Color c : {WHITE, BLACK})
-            if (find(Metric::DTZ, c)->h.storage_order != find(Metric::DTM, c)->h.storage_order)
+            if (has_side(c) && find(Metric::DTZ, c)->h.storage_order != find(Metric::DTM, c)->h.storage_order)
                 return fail(error, "corrupt header: a DTZ section's storage order differs from its DTM's");
     // A DTZ section read through DTM codes needs as many contexts as the DTM has symbols.
     for (const Section& s : sections_) {

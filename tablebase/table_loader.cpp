@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "tablebase/forward_values.h"
 #include "tablebase/parallel.h"
 #include "tablebase/table_file.h"
 #include "tablebase/tb_board.h"
@@ -100,17 +101,23 @@ bool table_files_valid(const std::filesystem::path& dir, const Material& materia
 }
 
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
-                                               std::string* error, int threads, uint8_t sides, LoadFor purpose) {
+                                               std::string* error, int threads, uint8_t sides, LoadFor purpose,
+                                               const TableSet* subtables) {
     if (threads <= 0) threads = default_threads();
     auto table = std::make_shared<TableValues>(material.normalized());
     const TableIndex& index = table->index;
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
     if (!f) return nullptr;
+    // A side the file leaves out is recovered from the other one, which is read for it.
+    const std::optional<Color> derived = f->derived_side();
+    const bool recover = derived && (sides & (1 << *derived));
+    const uint8_t read = recover ? uint8_t((sides & ~(1 << *derived)) | (1 << ~*derived)) : sides;
     std::vector<uint8_t> dtm_codes;
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
         if (sides & (1 << c)) loaded.push_back(c);
-    for (Color c : loaded) {
+    for (Color c : {WHITE, BLACK}) {
+        if (!(read & (1 << c))) continue;
         const Section* dtm = f->find(Metric::DTM, c);
         const Section* dtz = f->find(Metric::DTZ, c);
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
@@ -119,6 +126,21 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
             fail(error, f->path().string() + ": corrupt data");
             return nullptr;
         }
+    }
+    if (recover) {
+        const std::string path = f->path().string();
+        f.reset();
+        TableSet loaded_subtables;
+        if (!subtables) {
+            std::string why;
+            if (!load_subtables(dir, material, loaded_subtables, &why, threads)) {
+                fail(error, path + ": stores one side to move; recovering the other needs " + why);
+                return nullptr;
+            }
+            subtables = &loaded_subtables;
+        }
+        recover_side(*table, *derived, *subtables, threads);
+        if (!(sides & (1 << ~*derived))) table->dtm[~*derived] = table->dtz[~*derived] = {};  // read only for this
     }
     if (purpose == LoadFor::LEGAL_LOOKUPS) return table;
     // Don't-care entries were stored as whatever compressed best: mark them illegal again,

@@ -31,9 +31,13 @@ enum class LoadFor {
 // entries that are no legal position). Reads only the DTM/DTZ file. nullptr with a message
 // naming the file and the problem if it is missing or refused. `threads` 0: all cores.
 // `sides` (bits 1 << WHITE, 1 << BLACK) picks the sides to move to load; the others stay empty.
+// A side the file leaves out (format version 5) is recovered by one ply of moves from the other
+// side and the tables its captures and promotions lead into: `subtables` if given (with every
+// side they are looked up with), else those in `dir`, which then must be there.
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
                                                std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
-                                               LoadFor purpose = LoadFor::EVERY_POSITION);
+                                               LoadFor purpose = LoadFor::EVERY_POSITION,
+                                               const TableSet* subtables = nullptr);
 
 // The WDL file's stored symbols (WDL + 2) of every index, for both sides to move, and, per side,
 // whether the file leaves capture-resolved positions low (FLAG_CAPTURE_RESOLVED, see FORMAT.md). Entries

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "tablebase/table_file.h"
+#include "tablebase/parallel.h"
 #include "tablebase/table_loader.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/verifier.h"
@@ -31,8 +32,9 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 
 }  // namespace
 
-bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, int threads,
+bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options,
                          RewriteResult* result, std::string* error) {
+    const int threads = options.threads > 0 ? options.threads : default_threads();
     const Material m = material.normalized();
     const TableIndex index(m);
     const auto wdl_path = table_file_path(dir, m, FileKind::WDL);
@@ -59,11 +61,11 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             info.generation_threads = int(s->generation_threads);
         }
     }
-    auto table = load_table_values(dir, m, error, threads);
+    TableSet subtables;
+    if (!load_subtables(dir, m, subtables, error, threads)) return false;
+    auto table = load_table_values(dir, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
     if (!table) return false;
     {
-        TableSet subtables;
-        if (!load_subtables(dir, m, subtables, error, threads)) return false;
         const auto decided = search_capture_resolved(*table, subtables, threads);
         for (Color c : {WHITE, BLACK}) table->capture_resolved[c] = decided[c];
         info.threads = threads;
@@ -71,6 +73,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.wdl_codec = Codec::PAIRS;
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
+        info.one_side_distances = options.one_side_distances;
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
         const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));
@@ -81,7 +84,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             cleanup();
             return false;
         }
-        auto again = load_table_values(temp, m, error, threads);
+        // A side left out is recovered here, by the prober's rule: compared like the others.
+        auto again = load_table_values(temp, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
         bool same = again != nullptr;
         for (Color c : {WHITE, BLACK}) same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
         again.reset();

@@ -22,7 +22,14 @@ struct RewriteResult {
 // of the new files must equal the old one, and every stored WDL the exact one, or lower only
 // where a capture decides; otherwise the old files stay and the result is false with a message
 // naming the file.
-bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, int threads,
+struct RewriteOptions {
+    int threads = 0;  // 0: all cores
+    // Store DTM and DTZ for one side to move only (GenerationInfo::one_side_distances); without
+    // it both sides are stored, also when the old file had one.
+    bool one_side_distances = false;
+};
+
+bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options,
                          RewriteResult* result, std::string* error);
 
 }  // namespace pythia::tb

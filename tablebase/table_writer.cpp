@@ -425,6 +425,13 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     for (Color c : {WHITE, BLACK})
         dist.push_back(encode_dtz(t, c, dist[c], dist_order[c], threads, info.distance_codec));
     for (auto& s : dist) s.codes = {};
+    if (info.one_side_distances) {
+        // Keep the side whose DTM and DTZ take fewer bytes; the reader recovers the other.
+        uint64_t bytes[COLOR_NB] = {};
+        for (const auto& s : dist) bytes[s.header.side] += encoded_bytes(s);
+        const Color dropped = bytes[BLACK] > bytes[WHITE] ? BLACK : WHITE;
+        std::erase_if(dist, [&](const EncodedSection& s) { return s.header.side == dropped; });
+    }
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(

@@ -13,6 +13,7 @@
 #include "tablebase/captures.h"
 #include "tablebase/file_format.h"
 #include "tablebase/move_values.h"
+#include "tablebase/successor_values.h"
 #include "tablebase/table_file.h"
 
 namespace pythia::tb {
@@ -372,6 +373,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     if (!f) return false;
     pieces = at.pieces;
     stm = at.stm;
+    if (f->derived_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
@@ -390,6 +392,30 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
                          : z.h.context == uint8_t(Context::DTM_CODE) ? dtm_code
                                                                      : 0;
     return read(Metric::DTZ, ctx, dtz_code, *dtz);
+}
+
+bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
+    TbBoard b;
+    b.n = n;
+    std::copy(pieces, pieces + n, b.pieces);
+    b.rebuild();
+    // Without DTZ asked for, the successors' DTZ is not read: the DTM does not depend on it.
+    bool failed = false;
+    auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
+        sdtz = VALUE_UNKNOWN;
+        if (!distances_of(after, k, side, sdtm, dtz ? &sdtz : nullptr)) failed = true;
+    };
+    auto prepare = [](const TbMove&) { return uint64_t(0); };
+    auto successor = [&](const TbMove& m, uint64_t, Value& sdtm, Value& sdtz) {
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        sdtz = VALUE_UNKNOWN;
+        return distances_of(after, k, ~stm, sdtm, dtz ? &sdtz : nullptr);
+    };
+    Value best_dtz;
+    if (!values_from_moves(b, stm, prepare, successor, lookup, dtm, best_dtz) || failed) return false;
+    if (dtz) *dtz = best_dtz;
+    return true;
 }
 
 std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {

@@ -251,3 +251,32 @@ TEST_CASE("tb rewrite writes tables again in chosen storage orders, names a tabl
     CHECK(r.out.find("KQvK     WDL ") != std::string::npos);
     CHECK(r.out.find("2 tables, 1 failed") != std::string::npos);
 }
+
+TEST_CASE("tb rewrite --one-side stores one side's DTM and DTZ and probes as before", "[tb][cli][oneside]") {
+    using namespace pythia::tb;
+    const fs::path dir = test::scratch_dir("rewrite-one-side-cli");
+    test::generate_and_write({"KRvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
+    // Black to move, so that the probe of a left-out side is what is shown (KRvK keeps White's
+    // side: its DTM and DTZ of Black to move take more bytes).
+    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R b - - 0 1";
+    const Outcome before = run_pythia(probe);
+    REQUIRE(before.status == 0);
+    Outcome r = run_pythia("tb rewrite --one-side --dir " + dir.string() + " KRvK");
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
+    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    CHECK(r.out.find("DTM w pairs [") != std::string::npos);
+    CHECK(r.out.find("DTM b ") == std::string::npos);
+    CHECK(r.out.find("DTM and DTZ b recovered from the other side by one ply") != std::string::npos);
+    const Outcome after = run_pythia(probe);
+    CHECK(after.status == 0);
+    CHECK(after.out == before.out);
+    CHECK(after.out.find("Black to move: loss") != std::string::npos);
+    // Without --one-side both sides are stored again.
+    r = run_pythia("tb rewrite --dir " + dir.string() + " KRvK");
+    CHECK(r.status == 0);
+    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    CHECK(r.out.find("DTM b pairs [") != std::string::npos);
+    CHECK(r.out.find("recovered") == std::string::npos);
+}

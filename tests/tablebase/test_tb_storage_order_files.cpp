@@ -139,7 +139,7 @@ TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or l
         RewriteResult r;
         std::string error;
         const uint64_t write_id = open_file(dir, name, FileKind::WDL)->write_id();
-        REQUIRE(rewrite_table_files(dir, m, 2, &r, &error));
+        REQUIRE(rewrite_table_files(dir, m, {2}, &r, &error));
         // The same write id: a rewrite stopped between its two renames leaves a valid pair.
         CHECK(open_file(dir, name, FileKind::DISTANCE)->write_id() == write_id);
         CHECK(r.new_wdl_bytes == fs::file_size(table_file_path(dir, m, FileKind::WDL)));
@@ -167,12 +167,12 @@ TEST_CASE("tb rewrite stores a table in chosen orders with the same values, or l
 
     // Without a table its promotions lead into, the WDL cannot be written: the old files stay.
     const Material kpvk = *Material::parse("KPvK");
-    REQUIRE(rewrite_table_files(dir, *Material::parse("KRvK"), 2, nullptr, nullptr));  // KPvK's files now
+    REQUIRE(rewrite_table_files(dir, *Material::parse("KRvK"), {2}, nullptr, nullptr));  // KPvK's files now
     const auto wdl_before = read_bytes(table_file_path(dir, kpvk, FileKind::WDL));
     const auto dist_before = read_bytes(table_file_path(dir, kpvk, FileKind::DISTANCE));
     fs::rename(dir / "KQvK.pytd", dir / "elsewhere");
     std::string error;
-    CHECK_FALSE(rewrite_table_files(dir, kpvk, 2, nullptr, &error));
+    CHECK_FALSE(rewrite_table_files(dir, kpvk, {2}, nullptr, &error));
     CHECK(error.find((dir / "KQvK.pytd").string()) == 0);
     CHECK(read_bytes(table_file_path(dir, kpvk, FileKind::WDL)) == wdl_before);
     CHECK(read_bytes(table_file_path(dir, kpvk, FileKind::DISTANCE)) == dist_before);
@@ -188,12 +188,12 @@ TEST_CASE("a storage order that is no order of the table's digits, in an older f
     const Material m = *Material::parse("KPvK");
     // Sets the storage order of the section for (metric, side) in a copy of `kind`'s file, and
     // returns why the file is refused ("" if it is not).
-    auto refusal = [&](FileKind kind, Metric metric, Color side, uint32_t field, uint32_t version = 4) {
+    auto refusal = [&](FileKind kind, Metric metric, Color side, uint32_t field, uint32_t version = FORMAT_VERSION) {
         const fs::path path = table_file_path(dir, m, kind);
         auto bytes = read_bytes(path);
         FileHeader h;
         std::memcpy(&h, bytes.data(), sizeof h);
-        REQUIRE(h.version == 4);
+        REQUIRE(h.version == FORMAT_VERSION);
         h.version = version;
         std::memcpy(bytes.data(), &h, sizeof h);
         bool found = false;

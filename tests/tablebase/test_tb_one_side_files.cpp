@@ -1,0 +1,218 @@
+// DTM/DTZ files that store one side to move only (format version 5): the loader and the prober
+// recover the other side by one ply of moves, exactly as generated, through promotions, en
+// passant and subtables that store one side too; such files that are malformed are refused.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+#include "engine/core/movegen.h"
+#include "tablebase/file_format.h"
+#include "tablebase/table_file.h"
+#include "tablebase/table_loader.h"
+#include "tablebase/table_rewriter.h"
+#include "tablebase/table_statistics.h"
+#include "tablebase/table_writer.h"
+#include "tablebase/tablebases.h"
+#include "tb_test_tables.h"
+#include "test_mode.h"
+
+using namespace pythia;
+using namespace pythia::tb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Tables written with one side left out. KPvKP has en passant and promotes into KQvKP, which
+// is left out too (a recovery that probes another recovery); KPvK is rewritten by `tb rewrite`.
+const std::vector<const char*> ONE_SIDED = {"KQvKP", "KPvKP", "KRvKP"};
+
+// A copy of the test tables in which ONE_SIDED and KPvK store one side to move only.
+const fs::path& one_side_dir() {
+    static const fs::path dir = [] {
+        const fs::path d = test::scratch_dir("one-side");
+        for (const auto& e : fs::directory_iterator(test::test_tables_dir()))
+            if (e.path().extension() == WDL_EXTENSION || e.path().extension() == DISTANCE_EXTENSION)
+                fs::copy_file(e.path(), d / e.path().filename());
+        for (const char* name : ONE_SIDED) {
+            const Material m = *Material::parse(name);
+            std::string error;
+            TableSet subtables;
+            REQUIRE(load_subtables(d, m, subtables, &error, 2));
+            auto t = load_table_values(d, m, &error, 2);
+            REQUIRE(t);
+            GenerationInfo info;
+            info.threads = 2;
+            info.subtables = &subtables;
+            info.distance_codec = Codec::PAIRS;
+            info.one_side_distances = true;
+            REQUIRE(write_table_files(*t, d, info, &error));
+        }
+        std::string error;
+        RewriteOptions options;
+        options.threads = 2;
+        options.one_side_distances = true;
+        REQUIRE(rewrite_table_files(d, *Material::parse("KPvK"), options, nullptr, &error));
+        return d;
+    }();
+    return dir;
+}
+
+std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
+    const Material m = *Material::parse(name);
+    std::string error;
+    auto f = TableFile::open(table_file_path(dir, m, FileKind::DISTANCE), TableIndex(m), FileKind::DISTANCE, &error);
+    INFO(error);
+    REQUIRE(f);
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("files that store one side to move load every value as generated", "[tb][files][oneside]") {
+    std::vector<const char*> names = ONE_SIDED;
+    names.push_back("KPvK");
+    for (const char* name : names) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        auto f = open_distance_file(one_side_dir(), name);
+        REQUIRE(f->derived_side());
+        const Color left_out = *f->derived_side();
+        CHECK(f->find(Metric::DTM, left_out) == nullptr);
+        CHECK(f->find(Metric::DTZ, left_out) == nullptr);
+        CHECK(f->find(Metric::DTM, ~left_out) != nullptr);
+        CHECK(f->file_size() < open_distance_file(test::test_tables_dir(), name)->file_size());
+
+        std::string error;
+        auto expected = load_table_values(test::test_tables_dir(), m, &error, 2);
+        REQUIRE(expected);
+        auto got = load_table_values(one_side_dir(), m, &error, 2);
+        INFO(error);
+        REQUIRE(got);
+        // Counted, not compared whole: Catch would print millions of values on a failure.
+        for (Color c : {WHITE, BLACK}) {
+            REQUIRE(got->dtm[c].size() == expected->dtm[c].size());
+            uint64_t wrong = 0;
+            for (uint64_t i = 0; i < expected->index.size(); ++i)
+                wrong += got->dtm[c][i] != expected->dtm[c][i] || got->dtz[c][i] != expected->dtz[c][i];
+            CHECK(wrong == 0);
+        }
+        // The left-out side alone, for lookups (as the generator loads subtables).
+        auto alone = load_table_values(one_side_dir(), m, &error, 2, uint8_t(1 << left_out), LoadFor::LEGAL_LOOKUPS);
+        REQUIRE(alone);
+        CHECK(alone->dtm[~left_out].empty());
+        uint64_t differ = 0;
+        for (uint64_t i = 0; i < expected->index.size(); ++i)
+            if (!is_illegal(expected->dtm[left_out][i]))
+                differ += alone->dtm[left_out][i] != expected->dtm[left_out][i] ||
+                          alone->dtz[left_out][i] != expected->dtz[left_out][i];
+        CHECK(differ == 0);
+    }
+}
+
+TEST_CASE("a side left out is probed as generated, root moves and en passant included", "[tb][files][oneside]") {
+    Tablebases full, one_side;
+    full.set_paths(test::test_tables_dir().string());
+    one_side.set_paths(one_side_dir().string());
+    std::mt19937_64 rng(11);
+    const bool light = test::light_mode();
+    std::vector<const char*> names = ONE_SIDED;
+    names.push_back("KPvK");
+    for (const char* name : names) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        std::string error;
+        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+        REQUIRE(t);
+        const Color left_out = *open_distance_file(one_side_dir(), name)->derived_side();
+        const uint64_t n = t->index.size();
+        const bool all = t->index.num_slots() == 3 && !light;
+        uint64_t probed = 0, ranked = 0, en_passant = 0;
+        for (uint64_t k = 0; k < (all ? n : light ? 1000 : 10000); ++k) {
+            const uint64_t i = all ? k : rng() % n;
+            for (Color c : {WHITE, BLACK}) {
+                if (is_illegal(t->dtm[c][i])) continue;
+                Position pos;
+                const std::string fen = index_fen(t->index, i, c);
+                REQUIRE(pos.set_fen(fen));
+                INFO(fen);
+                const auto r = one_side.probe(pos);
+                REQUIRE(r);
+                REQUIRE(r->dtm == t->dtm[c][i]);
+                REQUIRE(r->dtz == t->dtz[c][i]);
+                REQUIRE(r->wdl == wdl_of_dtz(t->dtz[c][i]));
+                ++probed;
+                // Root ranking from the stored side probes every move into the left-out side,
+                // the positions after double steps with their en passant rights.
+                if (c == left_out || ranked >= (light ? 100u : 400u)) continue;
+                const auto a = full.rank_root_moves(pos), b = one_side.rank_root_moves(pos);
+                REQUIRE(a);
+                REQUIRE(b);
+                REQUIRE(a->size() == b->size());
+                for (size_t j = 0; j < a->size(); ++j) {
+                    const RootMove &x = (*a)[j], &y = (*b)[j];
+                    REQUIRE(x.move == y.move);
+                    REQUIRE(x.dtm == y.dtm);
+                    REQUIRE(x.dtz == y.dtz);
+                    REQUIRE(x.wdl50 == y.wdl50);
+                }
+                ++ranked;
+                for (Move mv : MoveList(pos)) {
+                    Position after = pos;
+                    after.do_move(mv);
+                    if (after.ep_square() == SQ_NONE) continue;
+                    ++en_passant;
+                    REQUIRE(one_side.probe_dtm(after) == full.probe_dtm(after));
+                    REQUIRE(one_side.probe_dtz(after) == full.probe_dtz(after));
+                }
+            }
+        }
+        CHECK(probed > 1000);
+        CHECK(ranked > 50);
+        if (std::string(name) == "KPvKP") CHECK(en_passant > 0);
+    }
+    CHECK(one_side.refused_files().empty());
+}
+
+TEST_CASE("a file that stores one side needs its subtables and version 5, and is checked", "[tb][files][oneside][badfiles]") {
+    const fs::path dir = test::scratch_dir("one-side-bad");
+    const Material kpvk = *Material::parse("KPvK");
+    for (const char* f : {"KPvK.pytw", "KPvK.pytd"}) fs::copy_file(one_side_dir() / f, dir / f);
+    std::string error;
+    // KPvK's promotions lead to KQvK and the others, which are not in `dir`.
+    CHECK(load_table_values(dir, kpvk, &error, 2) == nullptr);
+    CHECK(error.find("stores one side to move") != std::string::npos);
+    CHECK(error.find("KQvK.pytd") != std::string::npos);
+    const Color left_out = *open_distance_file(dir, "KPvK")->derived_side();
+    // The stored side alone needs nothing else.
+    CHECK(load_table_values(dir, kpvk, &error, 2, uint8_t(1 << ~left_out)) != nullptr);
+
+    const std::vector<uint8_t> good = test::read_bytes(dir / "KPvK.pytd");
+    auto refused_with = [&](std::vector<uint8_t> bytes, const std::string& problem) {
+        test::fix_checksums(bytes);
+        test::write_bytes(dir / "KPvK.pytd", bytes);
+        std::string why;
+        CHECK(TableFile::open(dir / "KPvK.pytd", TableIndex(kpvk), FileKind::DISTANCE, &why) == nullptr);
+        INFO(why);
+        CHECK(why.find(problem) != std::string::npos);
+    };
+    // Before version 5 every side must be there.
+    std::vector<uint8_t> bytes = good;
+    const uint32_t v4 = 4;
+    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v4, 4);
+    refused_with(bytes, std::string(left_out == WHITE ? "white" : "black") + " to move is missing or repeated");
+    // A side's DTZ without its DTM: the DTZ section moved to the left-out side.
+    bytes = good;
+    FileHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    for (uint32_t i = 0; i < h.num_sections; ++i) {
+        SectionHeader s;
+        uint8_t* at = bytes.data() + sizeof(FileHeader) + i * sizeof(SectionHeader);
+        std::memcpy(&s, at, sizeof s);
+        if (s.metric == uint8_t(Metric::DTZ)) s.side = uint8_t(left_out);
+        std::memcpy(at, &s, sizeof s);
+    }
+    refused_with(bytes, "missing or repeated");
+    test::write_bytes(dir / "KPvK.pytd", good);
+    CHECK(TableFile::open(dir / "KPvK.pytd", TableIndex(kpvk), FileKind::DISTANCE, &error) != nullptr);
+}
