@@ -273,6 +273,9 @@ TEST_CASE("tb rewrite --one-side stores one side's DTM and DTZ and probes as bef
     CHECK(after.status == 0);
     CHECK(after.out == before.out);
     CHECK(after.out.find("Black to move: loss") != std::string::npos);
+    r = run_pythia("tb verify --dir " + dir.string() + " KRvK");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("KRvK     ok: ") != std::string::npos);
     // Without --one-side both sides are stored again.
     r = run_pythia("tb rewrite --dir " + dir.string() + " KRvK");
     CHECK(r.status == 0);
