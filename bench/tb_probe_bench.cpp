@@ -12,6 +12,8 @@
 // "warm" probes repeat a position just probed (the search's common case).
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -19,6 +21,8 @@
 #include <vector>
 
 #include "engine/core/movegen.h"
+#include "tablebase/file_format.h"
+#include "tablebase/table_file.h"
 #include "tablebase/table_index.h"
 #include "engine/core/random_position.h"
 #include "tablebase/tablebases.h"
@@ -169,6 +173,28 @@ int main(int argc, char** argv) {
             return 1;
         }
 
+    // Tables whose DTM/DTZ file leaves a side to move out (format version 5, `tb rewrite
+    // --one-side`): their DTM probes of that side probe every move, so they are timed apart.
+    std::vector<Position> dtm_stored, dtm_recovered;
+    {
+        std::map<std::string, std::optional<Color>> left_out;  // by normalized material name
+        for (const Material& m : tables) {
+            std::string why;
+            auto f = TableFile::open(table_file_path(o.dir, m, FileKind::DISTANCE), TableIndex(m), FileKind::DISTANCE,
+                                     &why, false);
+            if (f) left_out[m.name()] = f->derived_side();
+        }
+        for (const Position& p : positions) {
+            const Material m = Material::of(p);
+            const Material n = m.normalized();
+            const Color stm = n == m ? p.side_to_move() : ~p.side_to_move();  // the table's colours
+            const auto it = left_out.find(n.name());
+            const bool recovered = it != left_out.end() && it->second == stm;
+            (recovered ? dtm_recovered : dtm_stored).push_back(p);
+        }
+    }
+
+    std::vector<double> dtm_part_med[2], dtm_part_p99[2];  // side stored, side recovered
     std::vector<double> wdl_cold_med, wdl_cold_p99, wdl_warm_med, dtm_med, dtm_p99, fat_med, fat_p99, root_med, root_p99;
     for (int run = 0; run < o.runs; ++run) {
         std::shuffle(positions.begin(), positions.end(), rng);
@@ -181,6 +207,14 @@ int main(int argc, char** argv) {
         s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_dtm(p); }, false), overhead);
         dtm_med.push_back(s.median);
         dtm_p99.push_back(s.p99);
+        for (int part = 0; part < 2 && !dtm_recovered.empty(); ++part) {
+            std::vector<Position>& some = part ? dtm_recovered : dtm_stored;
+            std::shuffle(some.begin(), some.end(), rng);
+            if (some.empty()) continue;
+            s = stats_of(time_each(some, [&](const Position& p) { return tbs.probe_dtm(p); }, false), overhead);
+            dtm_part_med[part].push_back(s.median);
+            dtm_part_p99[part].push_back(s.p99);
+        }
 #ifdef PYTHIA_HAVE_FATHOM
         if (!fathom_positions.empty()) {
             auto probe = [](const Position& p) {
@@ -204,6 +238,11 @@ int main(int argc, char** argv) {
                 median_of(wdl_cold_p99));
     std::printf("%-34s %8.0f ns\n", "Pythia WDL (repeated position)", median_of(wdl_warm_med));
     std::printf("%-34s %8.0f ns %8.0f ns\n", "Pythia DTM", median_of(dtm_med), median_of(dtm_p99));
+    for (int part = 0; part < 2; ++part)
+        if (!dtm_part_med[part].empty())
+            std::printf("%-34s %8.0f ns %8.0f ns  (%zu positions)\n",
+                        part ? "  side left out, recovered" : "  side stored", median_of(dtm_part_med[part]),
+                        median_of(dtm_part_p99[part]), (part ? dtm_recovered : dtm_stored).size());
     std::printf("%-34s %8.1f us %8.1f us  (%zu positions)\n", "Pythia rank all root moves", median_of(root_med) / 1000,
                 median_of(root_p99) / 1000, std::min<size_t>(positions.size(), 2000));
     if (!fat_med.empty()) {
