@@ -395,6 +395,12 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
 }
 
 bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
+    // A draw has no distance: the WDL file says so with one probe instead of one per move.
+    if (wdl_of(pieces, n, stm) == 0) {
+        dtm = VALUE_UNKNOWN;
+        if (dtz) *dtz = VALUE_UNKNOWN;
+        return true;
+    }
     TbBoard b;
     b.n = n;
     std::copy(pieces, pieces + n, b.pieces);
