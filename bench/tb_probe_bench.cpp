@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
             std::string why;
             auto f = TableFile::open(table_file_path(o.dir, m, FileKind::DISTANCE), TableIndex(m), FileKind::DISTANCE,
                                      &why, false);
-            if (f) left_out[m.name()] = f->derived_side();
+            if (f) left_out[m.name()] = f->left_out_side();
         }
         for (const Position& p : positions) {
             const Material m = Material::of(p);

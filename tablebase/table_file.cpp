@@ -132,7 +132,7 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
             for (const Section& s : sections_) found[m] += s.metric() == needed[k][m] && s.side() == c;
         const bool left_out = k == 1 && header_.version >= 5 && found[0] == 0 && found[1] == 0;
         if (left_out) {  // not both: a file has at least one section
-            derived_side_ = c;
+            left_out_side_ = c;
             continue;
         }
         for (int m = 0; m < (k == 0 ? 1 : 2); ++m)

@@ -80,8 +80,8 @@ public:
     const Section* find(Metric metric, Color side) const;
     // A DTM/DTZ file of format version 5 may store one side to move only: the other side's
     // values are recovered from it by one ply of moves (forward_values.h).
-    std::optional<Color> derived_side() const { return derived_side_; }
-    bool has_side(Color c) const { return derived_side_ != c; }
+    std::optional<Color> left_out_side() const { return left_out_side_; }
+    bool has_side(Color c) const { return left_out_side_ != c; }
     const std::optional<TableStatistics>& statistics() const { return statistics_; }
 
     // Decoded bytes of block `b` (the last block may be short).
@@ -108,7 +108,7 @@ private:
     Material material_;
     std::vector<Section> sections_;
     std::optional<TableStatistics> statistics_;
-    std::optional<Color> derived_side_;
+    std::optional<Color> left_out_side_;
     uint64_t uid_ = 0;
 };
 

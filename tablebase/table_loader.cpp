@@ -109,9 +109,9 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
     if (!f) return nullptr;
     // A side the file leaves out is recovered from the other one, which is read for it.
-    const std::optional<Color> derived = f->derived_side();
-    const bool recover = derived && (sides & (1 << *derived));
-    const uint8_t read = recover ? uint8_t((sides & ~(1 << *derived)) | (1 << ~*derived)) : sides;
+    const std::optional<Color> left_out = f->left_out_side();
+    const bool recover = left_out && (sides & (1 << *left_out));
+    const uint8_t read = recover ? uint8_t((sides & ~(1 << *left_out)) | (1 << ~*left_out)) : sides;
     std::vector<uint8_t> dtm_codes;
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
@@ -139,8 +139,8 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
             }
             subtables = &loaded_subtables;
         }
-        recover_side(*table, *derived, *subtables, threads);
-        if (!(sides & (1 << ~*derived))) table->dtm[~*derived] = table->dtz[~*derived] = {};  // read only for this
+        recover_side(*table, *left_out, *subtables, threads);
+        if (!(sides & (1 << ~*left_out))) table->dtm[~*left_out] = table->dtz[~*left_out] = {};  // read only for this
     }
     if (purpose == LoadFor::LEGAL_LOOKUPS) return table;
     // Don't-care entries were stored as whatever compressed best: mark them illegal again,

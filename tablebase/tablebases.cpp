@@ -373,7 +373,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     if (!f) return false;
     pieces = at.pieces;
     stm = at.stm;
-    if (f->derived_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
+    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);

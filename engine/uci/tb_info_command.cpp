@@ -100,8 +100,8 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
                         (s.bits() == 0 ? "constant" : (s.pairs ? "pairs" : "lz4")) + " [" + s.order.describe(index) + "]";
         }
     }
-    if (dist && dist->derived_side())
-        sections += std::string("; DTM and DTZ ") + (*dist->derived_side() == WHITE ? "w" : "b") +
+    if (dist && dist->left_out_side())
+        sections += std::string("; DTM and DTZ ") + (*dist->left_out_side() == WHITE ? "w" : "b") +
                     " recovered from the other side by one ply";
     std::printf("  sections     %s\n", sections.c_str());
     if (!stats) return true;

@@ -77,13 +77,13 @@ TEST_CASE("files that store one side to move load every value as generated", "[t
         INFO(name);
         const Material m = *Material::parse(name);
         auto f = open_distance_file(one_side_dir(), name);
-        REQUIRE(f->derived_side());
-        const Color left_out = *f->derived_side();
+        REQUIRE(f->left_out_side());
+        const Color left_out = *f->left_out_side();
         CHECK(f->find(Metric::DTM, left_out) == nullptr);
         CHECK(f->find(Metric::DTZ, left_out) == nullptr);
         CHECK(f->find(Metric::DTM, ~left_out) != nullptr);
         const auto original = open_distance_file(test::test_tables_dir(), name);
-        if (!original->derived_side()) CHECK(f->file_size() < original->file_size());
+        if (!original->left_out_side()) CHECK(f->file_size() < original->file_size());
 
         std::string error;
         auto expected = load_table_values(test::test_tables_dir(), m, &error, 2);
@@ -126,7 +126,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
         std::string error;
         auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
         REQUIRE(t);
-        const Color left_out = *open_distance_file(one_side_dir(), name)->derived_side();
+        const Color left_out = *open_distance_file(one_side_dir(), name)->left_out_side();
         const uint64_t n = t->index.size();
         const bool all = t->index.num_slots() == 3 && !light;
         uint64_t probed = 0, ranked = 0;
@@ -211,7 +211,7 @@ TEST_CASE("a file that stores one side needs its subtables and version 5, and is
     CHECK(load_table_values(dir, kpvk, &error, 2) == nullptr);
     CHECK(error.find("stores one side to move") != std::string::npos);
     CHECK(error.find("KQvK.pytd") != std::string::npos);
-    const Color left_out = *open_distance_file(dir, "KPvK")->derived_side();
+    const Color left_out = *open_distance_file(dir, "KPvK")->left_out_side();
     // The stored side alone needs nothing else.
     CHECK(load_table_values(dir, kpvk, &error, 2, uint8_t(1 << ~left_out)) != nullptr);
 
