@@ -42,9 +42,7 @@ template <typename Lookup>
 bool improve_with_en_passant(const PieceOn* after, int n, Color stm, Square ep_square, Square pawn_sq, Value& dtm,
                              int& wdl, Lookup&& lookup) {
     TbBoard z;
-    z.n = n;
-    for (int i = 0; i < n; ++i) z.pieces[i] = after[i];
-    z.rebuild();
+    z.set(after, n);
     Bitboard capturers = pawn_attacks(~stm, ep_square) & z.by_color[stm] & z.by_type[PAWN];
     bool any = false;
     Value best_dtm = VALUE_UNKNOWN;

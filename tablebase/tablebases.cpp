@@ -351,9 +351,7 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     // The stored value may be low where a capture achieves more: search the resolving captures
     // (those of the most valuable capturable piece, as the writer decided).
     TbBoard b;
-    b.n = n;
-    std::copy(pieces, pieces + n, b.pieces);
-    b.rebuild();
+    b.set(pieces, n);
     const std::optional<int> best =
         best_resolving_capture(b, stm, 2, [&](const PieceOn* after, int k) { return wdl_of(after, k, ~stm); });
     if (!best) return std::nullopt;
@@ -402,9 +400,7 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
         return true;
     }
     TbBoard b;
-    b.n = n;
-    std::copy(pieces, pieces + n, b.pieces);
-    b.rebuild();
+    b.set(pieces, n);
     // Without DTZ asked for, the successors' DTZ is not read: the DTM does not depend on it.
     bool failed = false;
     auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {

@@ -23,6 +23,12 @@ struct TbBoard {
         for (int i = 0; i < n; ++i) pieces[i] = {index.slot(i).color, index.slot(i).type, p[i]};
         rebuild();
     }
+    // From a list of pieces (a position the prober was given, or the pieces after a move).
+    void set(const PieceOn* list, int count) {
+        n = count;
+        for (int i = 0; i < n; ++i) pieces[i] = list[i];
+        rebuild();
+    }
     void rebuild() {
         by_color[WHITE] = by_color[BLACK] = all = 0;
         for (auto& b : by_type) b = 0;
