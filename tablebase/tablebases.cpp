@@ -358,7 +358,8 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     return std::max(*stored, *best);
 }
 
-bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
+bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
+                              std::optional<int> wdl) const {
     if (n == 2) {
         dtm = VALUE_UNKNOWN;
         if (dtz) *dtz = VALUE_UNKNOWN;
@@ -371,7 +372,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     if (!f) return false;
     pieces = at.pieces;
     stm = at.stm;
-    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
+    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz, wdl);
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
@@ -392,9 +393,11 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     return read(Metric::DTZ, ctx, dtz_code, *dtz);
 }
 
-bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
+bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
+                                      std::optional<int> wdl) const {
     // A draw has no distance: the WDL file says so with one probe instead of one per move.
-    if (wdl_of(pieces, n, stm) == 0) {
+    if (!wdl) wdl = wdl_of(pieces, n, stm);
+    if (wdl == 0) {
         dtm = VALUE_UNKNOWN;
         if (dtz) *dtz = VALUE_UNKNOWN;
         return true;
@@ -423,7 +426,9 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
 std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {
     ProbeResult r;
     Value dtm, dtz;
-    if ((need & (NEED_DTM | NEED_DTZ)) && distances_of(pieces, n, stm, dtm, need & NEED_DTZ ? &dtz : nullptr)) {
+    // WDL first: the distances of a side a file leaves out start from it.
+    std::optional<int> wdl = need & NEED_WDL ? wdl_of(pieces, n, stm) : std::nullopt;
+    if ((need & (NEED_DTM | NEED_DTZ)) && distances_of(pieces, n, stm, dtm, need & NEED_DTZ ? &dtz : nullptr, wdl)) {
         r.dtm = dtm;
         if (need & NEED_DTZ) r.dtz = dtz;
     }
@@ -432,7 +437,6 @@ std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n
         r.wdl = is_win(dtm) ? 2 : is_loss(dtm) ? -2 : 0;  // not asked for; the sign at least is right
         return r;
     }
-    std::optional<int> wdl = wdl_of(pieces, n, stm);
     if (!wdl && r.dtz) wdl = wdl_of_dtz(*r.dtz);  // no WDL file, but the exact DTZ says it
     if (!wdl) return std::nullopt;
     r.wdl = *wdl;
