@@ -124,24 +124,24 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
     // Every section the kind needs is there, once. From version 5 a DTM/DTZ file may leave out
     // both sections of one side to move (FORMAT.md, "One side to move"); the loader and the
     // prober recover that side from the other.
-    const Metric needed[2][2] = {{Metric::WDL, Metric::WDL}, {Metric::DTM, Metric::DTZ}};
-    const int k = kind == FileKind::WDL ? 0 : 1;
+    const bool wdl_file = kind == FileKind::WDL;
+    const Metric needed[2] = {wdl_file ? Metric::WDL : Metric::DTM, Metric::DTZ};
+    const int metrics = wdl_file ? 1 : 2;
     for (Color c : {WHITE, BLACK}) {
         int found[2] = {0, 0};
-        for (int m = 0; m < (k == 0 ? 1 : 2); ++m)
-            for (const Section& s : sections_) found[m] += s.metric() == needed[k][m] && s.side() == c;
-        const bool left_out = k == 1 && header_.version >= 5 && found[0] == 0 && found[1] == 0;
-        if (left_out) {  // not both: a file has at least one section
-            left_out_side_ = c;
+        for (int m = 0; m < metrics; ++m)
+            for (const Section& s : sections_) found[m] += s.metric() == needed[m] && s.side() == c;
+        if (!wdl_file && header_.version >= 5 && found[0] == 0 && found[1] == 0) {
+            left_out_side_ = c;  // not both sides: a file has at least one section of its kind
             continue;
         }
-        for (int m = 0; m < (k == 0 ? 1 : 2); ++m)
+        for (int m = 0; m < metrics; ++m)
             if (found[m] != 1)
-                return fail(error, std::string("corrupt header: ") + metric_name(uint8_t(needed[k][m])) +
+                return fail(error, std::string("corrupt header: ") + metric_name(uint8_t(needed[m])) +
                                        (c == WHITE ? " white" : " black") + " to move is missing or repeated");
     }
     // A DTZ section is stored in its DTM's order (the prober converts an index once for both).
-    if (kind == FileKind::DISTANCE)
+    if (!wdl_file)
         for (Color c : {WHITE, BLACK})
             if (has_side(c) && find(Metric::DTZ, c)->h.storage_order != find(Metric::DTM, c)->h.storage_order)
                 return fail(error, "corrupt header: a DTZ section's storage order differs from its DTM's");
