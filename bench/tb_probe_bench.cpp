@@ -12,10 +12,10 @@
 // "warm" probes repeat a position just probed (the search's common case).
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <optional>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>

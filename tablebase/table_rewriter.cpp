@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tablebase/table_file.h"
 #include "tablebase/parallel.h"
+#include "tablebase/table_file.h"
 #include "tablebase/table_loader.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/verifier.h"

@@ -17,11 +17,6 @@ struct RewriteResult {
     uint64_t new_wdl_bytes = 0, new_distance_bytes = 0;
 };
 
-// Rewrites <dir>/<MATERIAL>.pytw and .pytd. Needs the tables its captures and promotions lead
-// into in `dir` (for the WDL's capture-resolved positions), like the generator. Every DTM and DTZ
-// of the new files must equal the old one, and every stored WDL the exact one, or lower only
-// where a capture decides; otherwise the old files stay and the result is false with a message
-// naming the file.
 struct RewriteOptions {
     int threads = 0;  // 0: all cores
     // Store DTM and DTZ for one side to move only (GenerationInfo::one_side_distances); without
@@ -29,6 +24,11 @@ struct RewriteOptions {
     bool one_side_distances = false;
 };
 
+// Rewrites <dir>/<MATERIAL>.pytw and .pytd. Needs the tables its captures and promotions lead
+// into in `dir` (for the WDL's capture-resolved positions), like the generator. Every DTM and DTZ
+// of the new files must equal the old one, and every stored WDL the exact one, or lower only
+// where a capture decides; otherwise the old files stay and the result is false with a message
+// naming the file.
 bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options,
                          RewriteResult* result, std::string* error);
 
