@@ -57,7 +57,11 @@ void recover_side(TableValues& table, Color side, const TableSet& subtables, int
         for (uint64_t i = begin; i < end; ++i) {
             Placement p;
             TbBoard b;
-            const bool legal = index.decode(i, p) && (b.set(index, p), !b.in_check(~side));
+            bool legal = index.decode(i, p);
+            if (legal) {
+                b.set(index, p);
+                legal = !b.in_check(~side);  // else not a position: the side not to move is in check
+            }
             if (!legal) {
                 table.dtm[side][i] = table.dtz[side][i] = VALUE_ILLEGAL;
                 continue;
