@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "tablebase/move_values.h"
 #include "tablebase/tb_board.h"
 
 namespace pythia::tb {
@@ -73,6 +74,54 @@ std::optional<int> best_resolving_capture(const TbBoard& b, Color us, int enough
         }
         best = std::max(best, -*v);
         return best >= enough;
+    });
+    if (missing) return std::nullopt;
+    return best;
+}
+
+// Calls f(move) for each legal move of `us` that leaves the table: every capture (promotions
+// with capture included) and every promotion. A DTM section flagged FLAG_MOVES_RESOLVED stores
+// a value no better than the exact one where such a move already achieves it, so the writer, the
+// loader and the prober all take the best of the stored value and these moves.
+template <typename F>
+void for_each_leaving_move(const TbBoard& b, Color us, F&& f) {
+    for_each_legal_capture(b, us, [&](const TbMove& m) {
+        f(m);
+        return false;
+    });
+    const Square ksq = b.king(us);
+    for (int i = 0; i < b.n; ++i) {
+        const PieceOn& pc = b.pieces[i];
+        if (pc.color != us || pc.type != PAWN || relative_rank(us, pc.square) != RANK_7) continue;
+        const Square to = pc.square + pawn_push(us);
+        if (b.all & square_bb(to)) continue;
+        if (b.attacked(ksq, ~us, (b.all ^ square_bb(pc.square)) | square_bb(to))) continue;
+        TbMove m{i, pc.square, to, -1, NO_PIECE_TYPE, false};
+        for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {
+            m.promotion = promo;
+            f(m);
+        }
+    }
+}
+
+// The best DTM (from `us`'s view) that a move leaving the table reaches. `dtm_after(pieces, n)`
+// gives the DTM after the move from the opponent's view, or nullopt when it is unknown (a table
+// missing). Returns nullopt if one was unknown, VALUE_ILLEGAL if there is no such move.
+template <typename DtmAfter>
+std::optional<Value> best_leaving_move_dtm(const TbBoard& b, Color us, DtmAfter&& dtm_after) {
+    Value best = VALUE_ILLEGAL;
+    bool missing = false;
+    for_each_leaving_move(b, us, [&](const TbMove& m) {
+        if (missing) return;
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        const std::optional<Value> v = dtm_after(after, k);
+        if (!v) {
+            missing = true;
+            return;
+        }
+        const Value mine = value_from_mover(*v);
+        if (best == VALUE_ILLEGAL || value_rank(mine) > value_rank(best)) best = mine;
     });
     if (missing) return std::nullopt;
     return best;

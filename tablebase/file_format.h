@@ -21,10 +21,11 @@ static_assert(std::endian::native == std::endian::little, "the tablebase files a
 constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes,
 // version 4 a storage order per section (storage_order.h), version 5 DTM/DTZ files that leave
-// out one side to move (recovered by one ply of moves, forward_values.h). Older files are still read;
+// out one side to move (recovered by one ply of moves, forward_values.h), version 6 DTM sections
+// that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED). Older files are still read;
 // `pythia tb recompress` rewrites them with the current codecs, `pythia tb rewrite` also with
 // the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 5;
+constexpr uint32_t FORMAT_VERSION = 6;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
@@ -40,6 +41,9 @@ enum class Codec : uint8_t { LZ4 = 0, PAIRS = 1 };
 
 // Section flags.
 constexpr uint8_t FLAG_CAPTURE_RESOLVED = 1;  // WDL: stored values may be low where a capture decides
+// DTM (version 6): stored values may be low where a capture or promotion achieves the value; the
+// value is the best of the stored one and those moves (captures.h, best_leaving_move_dtm).
+constexpr uint8_t FLAG_MOVES_RESOLVED = 2;
 
 constexpr const char* WDL_EXTENSION = ".pytw";
 constexpr const char* DISTANCE_EXTENSION = ".pytd";

@@ -1,5 +1,6 @@
 #include "tablebase/forward_values.h"
 
+#include "tablebase/captures.h"
 #include "tablebase/parallel.h"
 #include "tablebase/successor_values.h"
 
@@ -67,6 +68,27 @@ void recover_side(TableValues& table, Color side, const TableSet& subtables, int
                 continue;
             }
             forward.compute(p, b, side, table.dtm[side][i], table.dtz[side][i]);
+        }
+    });
+}
+
+void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads) {
+    const TableIndex& index = table.index;
+    ValueArray& dtm = table.dtm[side];
+    parallel_for(index.size(), threads, uint64_t(1) << 16, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) {
+            Placement p;
+            if (!index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(index, p);
+            if (b.in_check(~side)) continue;  // not a position
+            const std::optional<Value> best =
+                best_leaving_move_dtm(b, side, [&](const PieceOn* after, int k) -> std::optional<Value> {
+                    Value sdtm, sdtz;
+                    if (!subtables.lookup(after, k, ~side, sdtm, sdtz)) return std::nullopt;
+                    return sdtm;
+                });
+            if (best && *best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm[i])) dtm[i] = *best;
         }
     });
 }

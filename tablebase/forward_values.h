@@ -39,4 +39,10 @@ TableSet with_subtables(const TableValues& table, const TableSet& subtables);
 // gets its exact values, every other entry VALUE_ILLEGAL.
 void recover_side(TableValues& table, Color side, const TableSet& subtables, int threads);
 
+// Raises table.dtm[side] to what a capture or promotion achieves where that is better: the
+// exact DTM of a section stored with FLAG_MOVES_RESOLVED. `subtables` has every table those
+// moves lead into, with the sides they are looked up with. Entries that are no legal position
+// are left as they are.
+void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads);
+
 }  // namespace pythia::tb

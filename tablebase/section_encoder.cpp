@@ -18,7 +18,8 @@ namespace pythia::tb {
 namespace {
 
 constexpr uint64_t GRAIN = 1 << 16;  // positions per work item (a multiple of 8)
-constexpr int AT_MOST_LIMIT = 16;  // AT_MOST bounds are WDL symbols (0..4)
+// AT_MOST bounds are WDL symbols (0..4) or DTM goodness keys (table_writer.cpp, below 0x4400).
+constexpr int AT_MOST_LIMIT = 1 << 15;
 constexpr uint64_t SMALL_STREAM_BYTES = 8 << 20;
 constexpr uint64_t SAMPLE_STRETCHES = 32;
 
@@ -58,7 +59,6 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
         auto& bound = local_bounds[w];
         if (count.empty()) {
             count.assign(size_t(contexts) * COMPACT, 0);
-            bound.assign(size_t(contexts) * AT_MOST_LIMIT, 0);
             cells[w].resize(GRAIN);
         }
         Cell* c = cells[w].data();
@@ -69,19 +69,21 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
                 if (k < COMPACT) ++count[size_t(c[i].context) * COMPACT + k];
                 else ++local_rare[w][uint32_t(c[i].context) << 16 | c[i].value];
             } else if (c[i].kind == Cell::AT_MOST) {
+                if (bound.empty()) bound.assign(size_t(contexts) * AT_MOST_LIMIT, 0);  // only streams with bounds
                 bound[size_t(c[i].context) * AT_MOST_LIMIT + std::min<int>(c[i].value, AT_MOST_LIMIT - 1)] = 1;
             }
         }
     });
     std::vector<std::map<uint16_t, uint64_t>> counts(contexts);  // value -> count, per context
-    std::vector<std::vector<bool>> bounds(contexts, std::vector<bool>(AT_MOST_LIMIT));
+    std::vector<std::vector<bool>> bounds(contexts);  // [ctx][bound], empty where no worker saw one
     for (int w = 0; w < workers; ++w) {
         if (local[w].empty()) continue;
         for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
             const uint64_t* row = local[w].data() + size_t(ctx) * COMPACT;
             for (uint32_t k = 0; k < COMPACT; ++k)
                 if (row[k]) counts[ctx][expand(k)] += row[k];
-            for (int b = 0; b < AT_MOST_LIMIT; ++b)
+            if (!local_bounds[w].empty() && bounds[ctx].empty()) bounds[ctx].assign(AT_MOST_LIMIT, false);
+            for (int b = 0; b < AT_MOST_LIMIT && !local_bounds[w].empty(); ++b)
                 if (local_bounds[w][size_t(ctx) * AT_MOST_LIMIT + b]) bounds[ctx][b] = true;
         }
         for (const auto& [key, number] : local_rare[w]) counts[key >> 16][uint16_t(key)] += number;
@@ -93,7 +95,7 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
     for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
         auto& cnt = counts[ctx];
         // An AT_MOST bound with no exact symbol at or below it gets its own symbol.
-        for (int b = 0; b < AT_MOST_LIMIT; ++b)
+        for (int b = 0; b < AT_MOST_LIMIT && !bounds[ctx].empty(); ++b)
             if (bounds[ctx][b] && (cnt.empty() || cnt.begin()->first > b)) cnt[uint16_t(b)] = 1;
         for (const auto& [v, number] : cnt) ranked[ctx].push_back(v);  // ascending values
         std::stable_sort(ranked[ctx].begin(), ranked[ctx].end(),
@@ -104,16 +106,20 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
     // such as the draws of a DTZ read by DTM sign, decodes to 0: a draw).
     t.symbols.assign(size_t(contexts) * t.num_symbols, 0);
     t.code.resize(contexts);
-    t.at_most.assign(contexts, std::vector<int32_t>(AT_MOST_LIMIT, -1));
+    t.at_most.resize(contexts);
     for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
         const auto& r = ranked[ctx];
         for (uint32_t c = 0; c < t.num_symbols; ++c)
             t.symbols[size_t(ctx) * t.num_symbols + c] = r.empty() ? 0 : c < r.size() ? r[c] : r[0];
         t.code[ctx].assign(r.empty() ? 0 : *std::max_element(r.begin(), r.end()) + 1, -1);
         for (uint32_t c = 0; c < r.size(); ++c) t.code[ctx][r[c]] = int32_t(c);
-        for (int b = 0; b < AT_MOST_LIMIT; ++b)
+        // Only the bounds that occur: a DTM stream has thousands of possible ones.
+        for (int b = 0; b < AT_MOST_LIMIT && !bounds[ctx].empty(); ++b) {
+            if (!bounds[ctx][b]) continue;
+            if (t.at_most[ctx].empty()) t.at_most[ctx].assign(AT_MOST_LIMIT, -1);
             for (uint32_t c = 0; c < r.size() && t.at_most[ctx][b] < 0; ++c)
                 if (r[c] <= b) t.at_most[ctx][b] = int32_t(c);
+        }
     }
     return t;
 }

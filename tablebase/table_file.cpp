@@ -155,6 +155,21 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
     return true;
 }
 
+CodeByValue lowest_code_by_value(const std::vector<uint16_t>& symbols) {
+    CodeByValue table;
+    for (uint32_t c = 0; c < symbols.size(); ++c) table.push_back({symbols[c], c});
+    // Sorted by value, then code: the first entry of each value has its lowest code.
+    std::sort(table.begin(), table.end());
+    table.erase(std::unique(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+                table.end());
+    return table;
+}
+
+int code_of_value(const CodeByValue& table, uint16_t value) {
+    const auto it = std::lower_bound(table.begin(), table.end(), std::pair<uint16_t, uint32_t>{value, 0});
+    return it != table.end() && it->first == value ? int(it->second) : -1;
+}
+
 bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIndex& table, std::string* error) {
     const uint64_t size = file_.size();
     const std::string what = "corrupt section " + std::to_string(i) + " (";
@@ -165,6 +180,10 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
     if (bits != 0 && bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16)
         return fail(error, what + "code width " + std::to_string(bits) + ")");
     if (h.context > 2 || (h.context != 0 && h.metric != uint8_t(Metric::DTZ))) return fail(error, what + "context)");
+    const uint8_t allowed_flags = h.metric == uint8_t(Metric::WDL)                           ? FLAG_CAPTURE_RESOLVED
+                                  : h.metric == uint8_t(Metric::DTM) && header_.version >= 6 ? FLAG_MOVES_RESOLVED
+                                                                                           : 0;
+    if (h.flags & ~allowed_flags) return fail(error, what + "flags " + std::to_string(h.flags) + ")");
     const uint32_t want_contexts = h.context == uint8_t(Context::DTM_SIGN) ? 3 : h.num_contexts;
     if (h.num_symbols == 0 || h.num_symbols > MAX_SYMBOLS || (bits < 16 && h.num_symbols > (1u << bits)) ||
         h.num_contexts == 0 || h.num_contexts > MAX_CONTEXTS || h.num_contexts != want_contexts ||
@@ -180,6 +199,8 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
     std::memcpy(s.symbols.data(), file_.data() + h.symbols_offset, symbol_bytes);
     for (uint16_t v : s.symbols)
         if (wdl_file ? v > 4 : !valid_distance_symbol(v)) return fail(error, what + "a symbol is not a value)");
+
+    if (h.flags & FLAG_MOVES_RESOLVED) s.code_by_value = lowest_code_by_value(s.symbols);
 
     const auto order = StorageOrder::from_field(table, h.storage_order);
     if (!order || (h.storage_order != 0 && header_.version < 4)) return fail(error, what + "storage order)");

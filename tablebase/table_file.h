@@ -21,6 +21,15 @@
 
 namespace pythia::tb {
 
+// Each value of a one-context symbol table with the lowest code that holds it, sorted by value.
+// A DTZ read through the whole DTM code of a FLAG_MOVES_RESOLVED section takes as context the
+// code of the exact DTM (the stored code may be any lower value): this is how writer and reader
+// find it.
+using CodeByValue = std::vector<std::pair<uint16_t, uint32_t>>;
+CodeByValue lowest_code_by_value(const std::vector<uint16_t>& symbols);
+// The code of `value` in `table`, or -1 if no code holds it (the stored code is used then).
+int code_of_value(const CodeByValue& table, uint16_t value);
+
 // A section after validation, with what a reader needs at hand.
 struct Section {
     SectionHeader h;
@@ -30,6 +39,7 @@ struct Section {
     uint32_t block_bytes = 0;  // decoded bytes of a full block (LZ4)
     std::optional<PairsReader> pairs;  // set for a PAIRS section
     StorageOrder order;  // where position `index` is stored: order.to_storage(index)
+    CodeByValue code_by_value;  // DTM sections with FLAG_MOVES_RESOLVED
 
     Metric metric() const { return Metric(h.metric); }
     Color side() const { return Color(h.side); }

@@ -116,29 +116,47 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
         if (sides & (1 << c)) loaded.push_back(c);
+    // A DTM section that leaves to the reader what captures and promotions achieve (format
+    // version 6) is completed from the subtables too, before its DTZ (which may be read by the
+    // sign of the exact DTM).
+    bool resolve = false;
+    for (Color c : {WHITE, BLACK})
+        if (read & (1 << c)) resolve = resolve || (f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED);
+    TableSet loaded_subtables;
+    if ((recover || resolve) && !subtables) {
+        std::string why;
+        if (!load_subtables(dir, material, loaded_subtables, &why, threads)) {
+            fail(error, f->path().string() +
+                            (recover ? ": stores one side to move; recovering the other needs "
+                                     : ": leaves DTM to captures and promotions; reading it needs ") +
+                            why);
+            return nullptr;
+        }
+        subtables = &loaded_subtables;
+    }
     for (Color c : {WHITE, BLACK}) {
         if (!(read & (1 << c))) continue;
         const Section* dtm = f->find(Metric::DTM, c);
         const Section* dtz = f->find(Metric::DTZ, c);
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
-        if (!decode_section(*f, *dtm, table->dtm[c], nullptr, by_code ? &dtm_codes : nullptr, nullptr, threads) ||
-            !decode_section(*f, *dtz, table->dtz[c], &table->dtm[c], nullptr, &dtm_codes, threads)) {
+        bool ok = decode_section(*f, *dtm, table->dtm[c], nullptr, by_code ? &dtm_codes : nullptr, nullptr, threads);
+        if (ok && (dtm->h.flags & FLAG_MOVES_RESOLVED)) {
+            resolve_leaving_moves(*table, c, *subtables, threads);
+            if (by_code) {  // the DTZ's context is the exact DTM's code where it has one
+                const ValueArray& v = table->dtm[c];
+                parallel_for(v.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+                    for (uint64_t i = begin; i < end; ++i)
+                        if (const int code = code_of_value(dtm->code_by_value, v[i]); code >= 0) dtm_codes[i] = uint8_t(code);
+                });
+            }
+        }
+        if (!ok || !decode_section(*f, *dtz, table->dtz[c], &table->dtm[c], nullptr, &dtm_codes, threads)) {
             fail(error, f->path().string() + ": corrupt data");
             return nullptr;
         }
     }
+    f.reset();
     if (recover) {
-        const std::string path = f->path().string();
-        f.reset();
-        TableSet loaded_subtables;
-        if (!subtables) {
-            std::string why;
-            if (!load_subtables(dir, material, loaded_subtables, &why, threads)) {
-                fail(error, path + ": stores one side to move; recovering the other needs " + why);
-                return nullptr;
-            }
-            subtables = &loaded_subtables;
-        }
         recover_side(*table, *left_out, *subtables, threads);
         if (!(sides & (1 << ~*left_out))) table->dtm[~*left_out] = table->dtz[~*left_out] = {};  // read only for this
     }

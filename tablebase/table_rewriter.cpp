@@ -74,6 +74,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
         info.one_side_distances = options.one_side_distances;
+        info.moves_resolved_dtm = options.moves_resolved_dtm;
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
         const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));

@@ -22,6 +22,9 @@ struct RewriteOptions {
     // Store DTM and DTZ for one side to move only (GenerationInfo::one_side_distances); without
     // it both sides are stored, also when the old file had one.
     bool one_side_distances = false;
+    // Leave to the reader the DTM that captures and promotions achieve
+    // (GenerationInfo::moves_resolved_dtm); without it every DTM is stored exactly.
+    bool moves_resolved_dtm = false;
 };
 
 // Rewrites <dir>/<MATERIAL>.pytw and .pytd. Needs the tables its captures and promotions lead

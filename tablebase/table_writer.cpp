@@ -72,7 +72,57 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t,
     return decided;
 }
 
+std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& t, const TableSet& subtables,
+                                                             int threads) {
+    const uint64_t n = t.index.size();
+    std::array<PositionBits, COLOR_NB> decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign((n + 63) / 64, 0);
+    parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i) {
+            if (t.dtm[WHITE][i] == VALUE_ILLEGAL && t.dtm[BLACK][i] == VALUE_ILLEGAL) continue;
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(t.index, p);
+            for (Color us : {WHITE, BLACK}) {
+                const Value v = t.dtm[us][i];
+                if (v == VALUE_ILLEGAL) continue;
+                const std::optional<Value> best = best_leaving_move_dtm(b, us, [&](const PieceOn* after, int k) -> std::optional<Value> {
+                    Value sdtm, sdtz;
+                    if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+                    return sdtm;
+                });
+                if (best && *best != VALUE_ILLEGAL && value_rank(*best) >= value_rank(v)) set_bit(decided[us].data(), i);
+            }
+        }
+    });
+    return decided;
+}
+
 namespace {
+
+// A DTM section with FLAG_MOVES_RESOLVED is encoded over keys in the order of value_rank, so
+// that the encoder's AT_MOST ("any symbol not above") means "any value no better"; the file's
+// symbols are the values again. Keys: a loss in d is d, a draw 0x2000, a win in d 0x4000 + 1023 - d
+// (all of the form the encoder counts fastest: distance bits below 1024).
+constexpr int MAX_KEYED_DISTANCE = 1023;
+uint16_t goodness_key(Value v) {
+    if (is_win(v)) return uint16_t(0x4000 + MAX_KEYED_DISTANCE - distance_of(v));
+    if (is_loss(v)) return uint16_t(distance_of(v));
+    return 0x2000;
+}
+Value value_of_key(uint16_t key) {
+    if (key >= 0x4000) return win_in(0x4000 + MAX_KEYED_DISTANCE - key);
+    if (key < 0x2000) return loss_in(key);
+    return VALUE_UNKNOWN;
+}
+
+// True if every DTM of `dtm` has a goodness key (5-piece tables reach a few hundred plies).
+bool keyable(const ValueArray& dtm) {
+    for (Value v : dtm)
+        if (v != VALUE_ILLEGAL && distance_of(v) > MAX_KEYED_DISTANCE) return false;
+    return true;
+}
 
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
@@ -99,8 +149,10 @@ constexpr size_t FINALISTS = 4;
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
 // pair codec, judged on samples of each candidate order (the same stretches of stored
 // positions for every order, spread over the stream).
-template <typename CellOf>
-StorageOrder choose_storage_order(const TableIndex& index, CellOf cell_of, SectionPlan plan) {
+// With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
+// smallest.
+template <typename... CellOf>
+StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     plan.estimate_only = false;
@@ -116,17 +168,20 @@ StorageOrder choose_storage_order(const TableIndex& index, CellOf cell_of, Secti
                 stretches.push_back({begin, std::min(n, begin + sample[1])});
             }
         }
-        const CellSource source = in_order(order, cell_of);
-        std::vector<Cell> cells;
-        for (const auto& [begin, end] : stretches) {
-            cells.resize(cells.size() + (end - begin));
-            source(begin, end, cells.data() + cells.size() - (end - begin));
-        }
-        const EncodedSection e = encode_section(
-            cells.size(),
-            [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
-            plan);
-        return encoded_bytes(e);
+        auto bytes_of = [&](const auto& one_cell_of) {
+            const CellSource source = in_order(order, one_cell_of);
+            std::vector<Cell> cells;
+            for (const auto& [begin, end] : stretches) {
+                cells.resize(cells.size() + (end - begin));
+                source(begin, end, cells.data() + cells.size() - (end - begin));
+            }
+            const EncodedSection e = encode_section(
+                cells.size(),
+                [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
+                plan);
+            return encoded_bytes(e);
+        };
+        return (bytes_of(cell_of) + ...);
     };
     // The small samples are too short for Re-Pair to keep two threads busy: one candidate per thread.
     std::vector<std::pair<uint64_t, StorageOrder>> tried;
@@ -185,10 +240,15 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
                                return m == VALUE_ILLEGAL || is_draw(m) ? Cell{Cell::FREE, 0, 1}
                                                                        : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
                            })});
+    // Where the DTM leaves captures and promotions to the reader, the context is the code of the
+    // exact DTM, which the reader has resolved by then (the stored code may hold a lower value).
+    const bool resolved = dtm.header.flags & FLAG_MOVES_RESOLVED;
+    const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
     if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
         options.push_back({Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
-                               return dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
-                                                              : Cell{Cell::EXACT, dtz[i], uint16_t(dtm.code_of(j))};
+                               if (dtz[i] == VALUE_ILLEGAL) return Cell{Cell::FREE, 0, 0};
+                               const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
+                               return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
                            })});
     auto plan_for = [&](const Option& o, bool estimate) {
         SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
@@ -399,7 +459,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
                    : !decided.empty() && test_bit(decided, i) ? Cell{Cell::AT_MOST, v, 0}
                                                               : Cell{Cell::EXACT, v, 0};
         };
-        const StorageOrder order = info.choose_storage_order ? choose_storage_order(t.index, cell_of, plan) : StorageOrder{};
+        const StorageOrder order = info.choose_storage_order ? choose_storage_order(t.index, plan, cell_of) : StorageOrder{};
         wdl.push_back(encode_section(n, in_order(order, cell_of), plan));
         wdl.back().header.storage_order = order.field();
         wdl.back().codes = {};
@@ -409,6 +469,9 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     // order of its DTM, which can be its context.
     std::vector<EncodedSection> dist;
     StorageOrder dist_order[COLOR_NB];
+    const bool resolve_dtm = info.moves_resolved_dtm && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
+    std::array<PositionBits, COLOR_NB> resolved;
+    if (resolve_dtm) resolved = search_moves_resolved_dtm(t, *info.subtables, threads);
     for (Color c : {WHITE, BLACK}) {
         const auto& dtm = t.dtm[c];
         SectionPlan plan{Metric::DTM, c};
@@ -417,10 +480,29 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         plan.level = DISTANCE_LZ4_LEVEL;
         plan.codec = info.distance_codec;
         plan.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
-        auto cell_of = [&](uint64_t i) { return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtm[i], 0}; };
-        dist_order[c] = info.choose_storage_order ? choose_storage_order(t.index, cell_of, plan) : StorageOrder{};
-        dist.push_back(encode_section(n, in_order(dist_order[c], cell_of), plan));
-        dist.back().header.storage_order = dist_order[c].field();
+        auto encode = [&](auto cell_of) {
+            // The DTZ is stored in the same order. An order that suits the exact DTM suits it too,
+            // but one chosen for a resolved DTM alone may not (KQvKP's DTZ doubled): then the
+            // order is judged by both streams.
+            auto dtz_cell = [&](uint64_t i) { return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0}; };
+            if (info.choose_storage_order)
+                dist_order[c] = resolve_dtm ? choose_storage_order(t.index, plan, cell_of, dtz_cell)
+                                            : choose_storage_order(t.index, plan, cell_of);
+            dist.push_back(encode_section(n, in_order(dist_order[c], cell_of), plan));
+            dist.back().header.storage_order = dist_order[c].field();
+        };
+        if (resolve_dtm) {
+            plan.flags = FLAG_MOVES_RESOLVED;
+            const PositionBits& low = resolved[c];
+            encode([&](uint64_t i) {
+                return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
+                       : test_bit(low, i)      ? Cell{Cell::AT_MOST, goodness_key(dtm[i]), 0}
+                                               : Cell{Cell::EXACT, goodness_key(dtm[i]), 0};
+            });
+            for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
+        } else {
+            encode([&](uint64_t i) { return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtm[i], 0}; });
+        }
     }
     for (Color c : {WHITE, BLACK})
         dist.push_back(encode_dtz(t, c, dist[c], dist_order[c], threads, info.distance_codec));

@@ -41,6 +41,11 @@ struct GenerationInfo {
     // subtables, the prober with a probe of every move instead of one read. On the ten 5-piece
     // tables measured the DTM/DTZ files were 59 % smaller (FORMAT.md); `tb rewrite --one-side`.
     bool one_side_distances = false;
+    // Leave to the reader the DTM that a capture or promotion achieves (format version 6,
+    // FLAG_MOVES_RESOLVED): there the stored DTM may be any value no better, chosen to compress
+    // best, and the reader takes the best of it and those moves (captures.h). Needs `subtables`
+    // with the DTM of every table the moves lead into; `tb rewrite --resolve-dtm`.
+    bool moves_resolved_dtm = false;
     // The id that pairs the two files (FileHeader::write_id); 0: a new random one. `tb rewrite`
     // keeps the old files' id, so that the old WDL file and the new DTM/DTZ file (with the same
     // values) still pair if it stops between moving the two into place.
@@ -53,6 +58,11 @@ struct GenerationInfo {
 // captures in `subtables`; the generator records the same as it goes (TableValues).
 std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& table, const TableSet& subtables,
                                                            int threads);
+
+// Positions of `table` (bit per index, per side to move) whose DTM a capture or promotion
+// achieves (captures.h, best_leaving_move_dtm), looked up in `subtables`.
+std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& table, const TableSet& subtables,
+                                                             int threads);
 
 // Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd, creating `dir` if needed. Returns
 // false with a message naming the file and the problem if it cannot.

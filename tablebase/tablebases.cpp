@@ -385,6 +385,20 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     };
     uint32_t dtm_code, dtz_code;
     if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
+    const Section& m = f->sections()[e->section_no[int(Metric::DTM)][stm]];
+    if (m.h.flags & FLAG_MOVES_RESOLVED) {
+        // The stored DTM may be low where a capture or promotion achieves more (format version 6).
+        TbBoard b;
+        b.set(pieces, n);
+        const std::optional<Value> best = best_leaving_move_dtm(b, stm, [&](const PieceOn* after, int k) -> std::optional<Value> {
+            Value sdtm;
+            if (!distances_of(after, k, ~stm, sdtm, nullptr)) return std::nullopt;
+            return sdtm;
+        });
+        if (!best) return false;
+        if (*best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm)) dtm = *best;
+        if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
+    }
     if (!dtz) return true;
     const Section& z = f->sections()[e->section_no[int(Metric::DTZ)][stm]];
     const uint32_t ctx = z.h.context == uint8_t(Context::DTM_SIGN)   ? uint32_t(sign_context(dtm))

@@ -28,6 +28,7 @@ struct TbArgs {
     bool all_stored = false;  // verify --all without a number: every stored table
     bool wdl_only = false;    // --wdl-only: verify the WDL files against DTZ only; recompress the WDL files only
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
+    bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -57,6 +58,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             out.wdl_only = true;
         } else if (a == "--one-side" && std::string(verb) == "rewrite") {
             out.one_side = true;
+        } else if (a == "--resolve-dtm" && std::string(verb) == "rewrite") {
+            out.resolve_dtm = true;
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
                 out.all = std::atoi(args[++i].c_str());
@@ -248,7 +251,7 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         const auto start = std::chrono::steady_clock::now();
         RewriteResult r;
         std::string error;
-        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side}, &r, &error)) {
+        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm}, &r, &error)) {
             std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
             ++failures;
             std::fflush(stdout);

@@ -89,15 +89,23 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
                     dist ? 8.0 * dist->file_size() / legal : 0.0);
     std::printf("\n");
     if (dist && dist->write_id() != wdl->write_id()) std::printf("  warning      the two files come from different writes\n");
-    // Each section's codec and storage order (most significant digit first; "KK" is the king
-    // pair, "P" the pawn slice, lower case Black's pieces).
+    // Each section's codec, storage order (most significant digit first; "KK" is the king
+    // pair, "P" the pawn slice, lower case Black's pieces) and compressed size.
     std::string sections;
     for (const TableFile* f : {wdl.get(), dist.get()}) {
         if (!f) continue;
         for (const Section& s : f->sections()) {
             static const char* metric[] = {"WDL", "DTM", "DTZ"};
-            sections += std::string(sections.empty() ? "" : "; ") + metric[s.h.metric] + (s.side() == WHITE ? " w " : " b ") +
-                        (s.bits() == 0 ? "constant" : (s.pairs ? "pairs" : "lz4")) + " [" + s.order.describe(index) + "]";
+            if (!sections.empty()) sections += "; ";
+            sections += metric[s.h.metric];
+            sections += s.side() == WHITE ? " w " : " b ";
+            sections += s.bits() == 0 ? "constant" : (s.pairs ? "pairs" : "lz4");
+            sections += " [" + s.order.describe(index) + "]";
+            if (s.bits() != 0) {
+                sections += ' ';
+                sections += bytes_text(s.h.compressed_bytes);
+            }
+            if (s.h.flags & FLAG_MOVES_RESOLVED) sections += " captures and promotions resolved";
         }
     }
     if (dist && dist->left_out_side())
