@@ -156,4 +156,30 @@ Position position(const std::string& fen) {
     return pos;
 }
 
+std::filesystem::path copy_of_test_tables(const std::string& name) {
+    const std::filesystem::path d = scratch_dir(name);
+    for (const auto& e : std::filesystem::directory_iterator(test_tables_dir()))
+        if (e.path().extension() == tb::WDL_EXTENSION || e.path().extension() == tb::DISTANCE_EXTENSION)
+            std::filesystem::copy_file(e.path(), d / e.path().filename());
+    return d;
+}
+
+std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir, const char* name, tb::FileKind kind) {
+    const tb::Material m = *tb::Material::parse(name);
+    std::string error;
+    auto f = tb::TableFile::open(tb::table_file_path(dir, m, kind), tb::TableIndex(m), kind, &error);
+    if (!f) throw std::runtime_error(error);
+    return f;
+}
+
+uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& expected, Color c, bool legal_only) {
+    if (got.dtm[c].size() != expected.dtm[c].size() || got.dtz[c].size() != expected.dtz[c].size())
+        throw std::runtime_error("the two tables have different sizes");
+    uint64_t differ = 0;
+    for (uint64_t i = 0; i < expected.index.size(); ++i)
+        if (!legal_only || !tb::is_illegal(expected.dtm[c][i]))
+            differ += got.dtm[c][i] != expected.dtm[c][i] || got.dtz[c][i] != expected.dtz[c][i];
+    return differ;
+}
+
 }  // namespace pythia::test

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include "tablebase/table_file.h"
 #include "tablebase/table_set.h"
 #include "tablebase/table_writer.h"
 
@@ -23,6 +24,17 @@ std::filesystem::path scratch_dir(const std::string& name);
 // Copies `file` of the test tables to `dir` (under its own name or `as`).
 std::filesystem::path copy_table_file(const std::string& file, const std::filesystem::path& dir,
                                       const std::string& as = "");
+
+// A fresh scratch folder `name` holding a copy of every test table file.
+std::filesystem::path copy_of_test_tables(const std::string& name);
+
+// Opens the `kind` file of table `name` in `dir`; throws with the reader's message if it cannot.
+std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir, const char* name, tb::FileKind kind);
+
+// Entries of side `c` whose DTM or DTZ differ between two loads of one table (only legal
+// positions of `expected` with `legal_only`: a table loaded for lookups keeps don't-cares
+// elsewhere). A count, not a comparison of the arrays: Catch would print millions of values.
+uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& expected, Color c, bool legal_only);
 
 // Generates `names` and their dependencies (all kept in memory) and writes each to `dir` with
 // `info`'s settings, the tables generated before it as its subtables. Throws if a write fails.

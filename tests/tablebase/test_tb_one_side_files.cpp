@@ -15,6 +15,7 @@
 #include "tablebase/table_statistics.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/tablebases.h"
+#include "tb_prober_checks.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -37,10 +38,7 @@ const std::vector<const char*>& one_sided() {
 // A copy of the test tables in which one_sided() and KPvK store one side to move only.
 const fs::path& one_side_dir() {
     static const fs::path dir = [] {
-        const fs::path d = test::scratch_dir("one-side");
-        for (const auto& e : fs::directory_iterator(test::test_tables_dir()))
-            if (e.path().extension() == WDL_EXTENSION || e.path().extension() == DISTANCE_EXTENSION)
-                fs::copy_file(e.path(), d / e.path().filename());
+        const fs::path d = test::copy_of_test_tables("one-side");
         for (const char* name : one_sided()) {
             const Material m = *Material::parse(name);
             std::string error;
@@ -68,25 +66,10 @@ const fs::path& one_side_dir() {
 }
 
 std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
-    const Material m = *Material::parse(name);
-    std::string error;
-    auto f = TableFile::open(table_file_path(dir, m, FileKind::DISTANCE), TableIndex(m), FileKind::DISTANCE, &error);
-    INFO(error);
-    REQUIRE(f);
-    return f;
+    return test::open_table_file(dir, name, FileKind::DISTANCE);
 }
 
-// Entries of side `c` whose DTM or DTZ differ (only legal positions with `legal_only`: a table
-// loaded for lookups keeps don't-cares elsewhere). Counted, not compared whole: Catch would
-// print millions of values on a failure.
-uint64_t differences(const TableValues& got, const TableValues& expected, Color c, bool legal_only) {
-    REQUIRE(got.dtm[c].size() == expected.dtm[c].size());
-    uint64_t differ = 0;
-    for (uint64_t i = 0; i < expected.index.size(); ++i)
-        if (!legal_only || !is_illegal(expected.dtm[c][i]))
-            differ += got.dtm[c][i] != expected.dtm[c][i] || got.dtz[c][i] != expected.dtz[c][i];
-    return differ;
-}
+using test::differing_entries;
 
 }  // namespace
 
@@ -111,12 +94,12 @@ TEST_CASE("files that store one side to move load every value as generated", "[t
         auto got = load_table_values(one_side_dir(), m, &error, 2);
         INFO(error);
         REQUIRE(got);
-        for (Color c : {WHITE, BLACK}) CHECK(differences(*got, *expected, c, false) == 0);
+        for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
         // The left-out side alone, for lookups (as the generator loads subtables).
         auto alone = load_table_values(one_side_dir(), m, &error, 2, uint8_t(1 << left_out), LoadFor::LEGAL_LOOKUPS);
         REQUIRE(alone);
         CHECK(alone->dtm[~left_out].empty());
-        CHECK(differences(*alone, *expected, left_out, true) == 0);
+        CHECK(differing_entries(*alone, *expected, left_out, true) == 0);
     }
 }
 
@@ -155,17 +138,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
                 // Root ranking from the stored side probes every move into the left-out side,
                 // the positions after double steps with their en passant rights.
                 if (c == left_out || ranked >= (light ? 100u : 400u)) continue;
-                const auto a = full.rank_root_moves(pos), b = one_side.rank_root_moves(pos);
-                REQUIRE(a);
-                REQUIRE(b);
-                REQUIRE(a->size() == b->size());
-                for (size_t j = 0; j < a->size(); ++j) {
-                    const RootMove &x = (*a)[j], &y = (*b)[j];
-                    REQUIRE(x.move == y.move);
-                    REQUIRE(x.dtm == y.dtm);
-                    REQUIRE(x.dtz == y.dtz);
-                    REQUIRE(x.wdl50 == y.wdl50);
-                }
+                test::require_same_root_ranking(full, one_side, pos);
                 ++ranked;
             }
         }

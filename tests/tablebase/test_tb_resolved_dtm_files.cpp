@@ -15,6 +15,7 @@
 #include "tablebase/table_statistics.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/tablebases.h"
+#include "tb_prober_checks.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -23,6 +24,13 @@ using namespace pythia::tb;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::copy_of_test_tables;
+using test::differing_entries;
+
+std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
+    return test::open_table_file(dir, name, FileKind::DISTANCE);
+}
 
 // Written with resolved DTM. KQvKP first: KPvKP promotes into it, so that recursion is tested.
 // KPvKP also leaves one side out (recovered through a resolved stored side). The sanitize
@@ -57,14 +65,6 @@ void write_table(const fs::path& dir, const char* name, bool resolve, bool one_s
     REQUIRE(write_table_files(*t, dir, info, &error));
 }
 
-fs::path copy_of_test_tables(const char* name) {
-    const fs::path d = test::scratch_dir(name);
-    for (const auto& e : fs::directory_iterator(test::test_tables_dir()))
-        if (e.path().extension() == WDL_EXTENSION || e.path().extension() == DISTANCE_EXTENSION)
-            fs::copy_file(e.path(), d / e.path().filename());
-    return d;
-}
-
 // A copy of the test tables with resolved_tables() written with resolved DTM, and one with the
 // same tables written exactly by the same writer, for sizes.
 const fs::path& resolved_dir() {
@@ -83,26 +83,6 @@ const fs::path& exact_dir() {
         return d;
     }();
     return dir;
-}
-
-std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
-    const Material m = *Material::parse(name);
-    std::string error;
-    auto f = TableFile::open(table_file_path(dir, m, FileKind::DISTANCE), TableIndex(m), FileKind::DISTANCE, &error);
-    INFO(error);
-    REQUIRE(f);
-    return f;
-}
-
-// Entries of side `c` whose DTM or DTZ differ (only legal positions with `legal_only`), counted:
-// Catch would print millions of values on a failure.
-uint64_t differences(const TableValues& got, const TableValues& expected, Color c, bool legal_only) {
-    REQUIRE(got.dtm[c].size() == expected.dtm[c].size());
-    uint64_t differ = 0;
-    for (uint64_t i = 0; i < expected.index.size(); ++i)
-        if (!legal_only || !is_illegal(expected.dtm[c][i]))
-            differ += got.dtm[c][i] != expected.dtm[c][i] || got.dtz[c][i] != expected.dtz[c][i];
-    return differ;
 }
 
 }  // namespace
@@ -128,13 +108,13 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
         auto got = load_table_values(resolved_dir(), m, &error, 2);
         INFO(error);
         REQUIRE(got);
-        for (Color c : {WHITE, BLACK}) CHECK(differences(*got, *expected, c, false) == 0);
+        for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
         // Each side alone, for lookups (as the generator loads subtables).
         for (Color c : {WHITE, BLACK}) {
             auto alone = load_table_values(resolved_dir(), m, &error, 2, uint8_t(1 << c), LoadFor::LEGAL_LOOKUPS);
             REQUIRE(alone);
             CHECK(alone->dtm[~c].empty());
-            CHECK(differences(*alone, *expected, c, true) == 0);
+            CHECK(differing_entries(*alone, *expected, c, true) == 0);
         }
     }
 }
@@ -173,17 +153,7 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
                 ++probed;
                 by_moves += test_bit(low[c], i);
                 if (ranked >= (light ? 100u : 400u)) continue;
-                const auto a = full.rank_root_moves(pos), b = resolved.rank_root_moves(pos);
-                REQUIRE(a);
-                REQUIRE(b);
-                REQUIRE(a->size() == b->size());
-                for (size_t j = 0; j < a->size(); ++j) {
-                    const RootMove &x = (*a)[j], &y = (*b)[j];
-                    REQUIRE(x.move == y.move);
-                    REQUIRE(x.dtm == y.dtm);
-                    REQUIRE(x.dtz == y.dtz);
-                    REQUIRE(x.wdl50 == y.wdl50);
-                }
+                test::require_same_root_ranking(full, resolved, pos);
                 ++ranked;
             }
         }
@@ -213,7 +183,7 @@ TEST_CASE("tb rewrite resolves DTM and back", "[tb][files][resolved]") {
     for (Color c : {WHITE, BLACK}) CHECK((f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED) == 0);
     auto got = load_table_values(dir, kpvk, &error, 2);
     REQUIRE(got);
-    for (Color c : {WHITE, BLACK}) CHECK(differences(*got, *expected, c, false) == 0);
+    for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
 }
 
 TEST_CASE("a resolved DTM file needs its subtables and version 6", "[tb][files][resolved][badfiles]") {

@@ -30,12 +30,7 @@ using test::read_bytes;
 using test::write_bytes;
 
 std::unique_ptr<TableFile> open_file(const fs::path& dir, const char* name, FileKind kind) {
-    const Material m = *Material::parse(name);
-    std::string error;
-    auto f = TableFile::open(table_file_path(dir, m, kind), TableIndex(m), kind, &error);
-    INFO(error);
-    REQUIRE(f);
-    return f;
+    return test::open_table_file(dir, name, kind);
 }
 
 // Non-natural sections among the files of `names` in `dir`.
