@@ -65,23 +65,21 @@ void write_table(const fs::path& dir, const char* name, bool resolve, bool one_s
     REQUIRE(write_table_files(*t, dir, info, &error));
 }
 
-// A copy of the test tables with resolved_tables() written with resolved DTM, and one with the
-// same tables written exactly by the same writer, for sizes.
+// A copy of the test tables with resolved_tables() written by the writer with `resolve`.
+fs::path written_copy(const char* name, bool resolve) {
+    const fs::path d = copy_of_test_tables(name);
+    for (const char* table : resolved_tables()) write_table(d, table, resolve, left_out_too(table));
+    return d;
+}
+
+// Written with resolved DTM; and exactly by the same writer, for sizes.
 const fs::path& resolved_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = copy_of_test_tables("resolved-dtm");
-        for (const char* name : resolved_tables()) write_table(d, name, true, left_out_too(name));
-        return d;
-    }();
+    static const fs::path dir = written_copy("resolved-dtm", true);
     return dir;
 }
 
 const fs::path& exact_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = copy_of_test_tables("exact-dtm");
-        for (const char* name : resolved_tables()) write_table(d, name, false, left_out_too(name));
-        return d;
-    }();
+    static const fs::path dir = written_copy("exact-dtm", false);
     return dir;
 }
 
