@@ -72,6 +72,15 @@ void recover_side(TableValues& table, Color side, const TableSet& subtables, int
     });
 }
 
+Value leaving_move_dtm(const TbBoard& b, Color us, const TableSet& subtables) {
+    const std::optional<Value> best = best_leaving_move_dtm(b, us, [&](const PieceOn* after, int k) -> std::optional<Value> {
+        Value sdtm, sdtz;
+        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+        return sdtm;
+    });
+    return best.value_or(VALUE_ILLEGAL);
+}
+
 void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads) {
     const TableIndex& index = table.index;
     ValueArray& dtm = table.dtm[side];
@@ -82,13 +91,8 @@ void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subta
             TbBoard b;
             b.set(index, p);
             if (b.in_check(~side)) continue;  // not a position
-            const std::optional<Value> best =
-                best_leaving_move_dtm(b, side, [&](const PieceOn* after, int k) -> std::optional<Value> {
-                    Value sdtm, sdtz;
-                    if (!subtables.lookup(after, k, ~side, sdtm, sdtz)) return std::nullopt;
-                    return sdtm;
-                });
-            if (best && *best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm[i])) dtm[i] = *best;
+            const Value best = leaving_move_dtm(b, side, subtables);
+            if (best != VALUE_ILLEGAL && value_rank(best) > value_rank(dtm[i])) dtm[i] = best;
         }
     });
 }

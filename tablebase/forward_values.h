@@ -39,6 +39,10 @@ TableSet with_subtables(const TableValues& table, const TableSet& subtables);
 // gets its exact values, every other entry VALUE_ILLEGAL.
 void recover_side(TableValues& table, Color side, const TableSet& subtables, int threads);
 
+// The best DTM a capture or promotion of `us` reaches in `b` (best_leaving_move_dtm, captures.h),
+// each looked up in `subtables`: VALUE_ILLEGAL if there is none, or if a table is missing.
+Value leaving_move_dtm(const TbBoard& b, Color us, const TableSet& subtables);
+
 // Raises table.dtm[side] to what a capture or promotion achieves where that is better: the
 // exact DTM of a section stored with FLAG_MOVES_RESOLVED. `subtables` has every table those
 // moves lead into, with the sides they are looked up with. Entries that are no legal position

@@ -82,8 +82,9 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
             const uint64_t* row = local[w].data() + size_t(ctx) * COMPACT;
             for (uint32_t k = 0; k < COMPACT; ++k)
                 if (row[k]) counts[ctx][expand(k)] += row[k];
-            if (!local_bounds[w].empty() && bounds[ctx].empty()) bounds[ctx].assign(AT_MOST_LIMIT, false);
-            for (int b = 0; b < AT_MOST_LIMIT && !local_bounds[w].empty(); ++b)
+            if (local_bounds[w].empty()) continue;
+            if (bounds[ctx].empty()) bounds[ctx].assign(AT_MOST_LIMIT, false);
+            for (int b = 0; b < AT_MOST_LIMIT; ++b)
                 if (local_bounds[w][size_t(ctx) * AT_MOST_LIMIT + b]) bounds[ctx][b] = true;
         }
         for (const auto& [key, number] : local_rare[w]) counts[key >> 16][uint16_t(key)] += number;

@@ -13,6 +13,7 @@
 
 #include "tablebase/captures.h"
 #include "tablebase/file_format.h"
+#include "tablebase/forward_values.h"
 #include "tablebase/parallel.h"
 #include "tablebase/section_encoder.h"
 #include "tablebase/table_file.h"
@@ -87,12 +88,8 @@ std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& 
             for (Color us : {WHITE, BLACK}) {
                 const Value v = t.dtm[us][i];
                 if (v == VALUE_ILLEGAL) continue;
-                const std::optional<Value> best = best_leaving_move_dtm(b, us, [&](const PieceOn* after, int k) -> std::optional<Value> {
-                    Value sdtm, sdtz;
-                    if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
-                    return sdtm;
-                });
-                if (best && *best != VALUE_ILLEGAL && value_rank(*best) >= value_rank(v)) set_bit(decided[us].data(), i);
+                const Value best = leaving_move_dtm(b, us, subtables);
+                if (best != VALUE_ILLEGAL && value_rank(best) >= value_rank(v)) set_bit(decided[us].data(), i);
             }
         }
     });
