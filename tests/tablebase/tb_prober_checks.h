@@ -4,8 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <initializer_list>
+
 #include "engine/core/position.h"
+#include "tablebase/table_loader.h"
 #include "tablebase/tablebases.h"
+#include "tb_test_tables.h"
 
 namespace pythia::test {
 
@@ -22,6 +27,25 @@ inline void require_same_root_ranking(const tb::Tablebases& expected, const tb::
         REQUIRE(x.dtm == y.dtm);
         REQUIRE(x.dtz == y.dtz);
         REQUIRE(x.wdl50 == y.wdl50);
+    }
+}
+
+// Table `m` in `dir` loads as the test tables hold it: every entry of both sides, and each side
+// of `alone` loaded by itself for lookups (as the generator loads subtables), legal entries.
+inline void check_loads_as_generated(const std::filesystem::path& dir, const tb::Material& m,
+                                     std::initializer_list<Color> alone) {
+    std::string error;
+    auto expected = tb::load_table_values(test_tables_dir(), m, &error, 2);
+    REQUIRE(expected);
+    auto got = tb::load_table_values(dir, m, &error, 2);
+    INFO(error);
+    REQUIRE(got);
+    for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
+    for (Color c : alone) {
+        auto one = tb::load_table_values(dir, m, &error, 2, uint8_t(1 << c), tb::LoadFor::LEGAL_LOOKUPS);
+        REQUIRE(one);
+        CHECK(one->dtm[~c].empty());
+        CHECK(differing_entries(*one, *expected, c, true) == 0);
     }
 }
 

@@ -69,8 +69,6 @@ std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* n
     return test::open_table_file(dir, name, FileKind::DISTANCE);
 }
 
-using test::differing_entries;
-
 }  // namespace
 
 TEST_CASE("files that store one side to move load every value as generated", "[tb][files][oneside]") {
@@ -88,18 +86,8 @@ TEST_CASE("files that store one side to move load every value as generated", "[t
         const auto original = open_distance_file(test::test_tables_dir(), name);
         if (!original->left_out_side()) CHECK(f->file_size() < original->file_size());
 
-        std::string error;
-        auto expected = load_table_values(test::test_tables_dir(), m, &error, 2);
-        REQUIRE(expected);
-        auto got = load_table_values(one_side_dir(), m, &error, 2);
-        INFO(error);
-        REQUIRE(got);
-        for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
-        // The left-out side alone, for lookups (as the generator loads subtables).
-        auto alone = load_table_values(one_side_dir(), m, &error, 2, uint8_t(1 << left_out), LoadFor::LEGAL_LOOKUPS);
-        REQUIRE(alone);
-        CHECK(alone->dtm[~left_out].empty());
-        CHECK(differing_entries(*alone, *expected, left_out, true) == 0);
+        // The left-out side alone too.
+        test::check_loads_as_generated(one_side_dir(), m, {left_out});
     }
 }
 

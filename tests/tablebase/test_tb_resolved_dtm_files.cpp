@@ -102,20 +102,8 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
             CHECK(f->file_size() < exact->file_size() * 0.95);
         }
 
-        std::string error;
-        auto expected = load_table_values(test::test_tables_dir(), m, &error, 2);
-        REQUIRE(expected);
-        auto got = load_table_values(resolved_dir(), m, &error, 2);
-        INFO(error);
-        REQUIRE(got);
-        for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
-        // Each side alone, for lookups (as the generator loads subtables).
-        for (Color c : {WHITE, BLACK}) {
-            auto alone = load_table_values(resolved_dir(), m, &error, 2, uint8_t(1 << c), LoadFor::LEGAL_LOOKUPS);
-            REQUIRE(alone);
-            CHECK(alone->dtm[~c].empty());
-            CHECK(differing_entries(*alone, *expected, c, true) == 0);
-        }
+        // Each side alone too.
+        test::check_loads_as_generated(resolved_dir(), m, {WHITE, BLACK});
     }
 }
 
