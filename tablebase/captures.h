@@ -1,9 +1,11 @@
-// Legal captures on a table board (TbBoard), promotions with capture included; no en passant
-// (table positions have no en passant right). The WDL files leave a position "don't care"
-// where a capture already achieves its value, so the writer and the prober both need them.
+// Legal captures and promotions on a table board (TbBoard); no en passant (table positions
+// have no en passant right). The files leave a position's value to the reader where such a
+// move already achieves it (WDL: captures and queen promotions; DTM: every capture and
+// promotion), so the writer, the loader and the prober all need them.
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 
 #include "tablebase/move_values.h"
@@ -55,16 +57,25 @@ bool for_each_resolving_capture(const TbBoard& b, Color us, F&& f) {
     return for_each_legal_capture(b, us, [&](const TbMove& m) { return b.pieces[m.captured_slot].type == top && f(m); });
 }
 
-// The best WDL (from `us`'s view) that a resolving capture reaches, searched until one reaches
-// `enough`. `wdl_after(pieces, n)` gives the WDL after a capture from the opponent's view, or
-// nullopt when it is unknown (a table missing). Returns nullopt if a capture's value was unknown
-// before `enough` was reached, -3 if there is no resolving capture. The writer, the prober and
-// the verifier all decide "captures resolved" with it.
+// The moves a WDL section relies on: the resolving captures and, in a section flagged
+// FLAG_PROMOTIONS_RESOLVED (`promotions`), every quiet promotion to a queen. An under-promotion
+// rarely does better than a queen, and leaving it out saves three probes per pawn.
+template <typename F>
+bool for_each_resolving_move(const TbBoard& b, Color us, bool promotions, F&& f) {
+    if (for_each_resolving_capture(b, us, f)) return true;
+    return promotions && for_each_quiet_promotion(b, us, {QUEEN}, f);
+}
+
+// The best WDL (from `us`'s view) that a resolving move reaches, searched until one reaches
+// `enough`. `wdl_after(pieces, n)` gives the WDL after the move from the opponent's view, or
+// nullopt when it is unknown (a table missing). Returns nullopt if a move's value was unknown
+// before `enough` was reached, -3 if there is no resolving move. The writer, the prober and
+// the verifier all decide which positions the moves resolve with it.
 template <typename WdlAfter>
-std::optional<int> best_resolving_capture(const TbBoard& b, Color us, int enough, WdlAfter&& wdl_after) {
+std::optional<int> best_resolving_move(const TbBoard& b, Color us, bool promotions, int enough, WdlAfter&& wdl_after) {
     int best = -3;
     bool missing = false;
-    for_each_resolving_capture(b, us, [&](const TbMove& m) {
+    for_each_resolving_move(b, us, promotions, [&](const TbMove& m) {
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         const std::optional<int> v = wdl_after(after, k);
@@ -79,6 +90,26 @@ std::optional<int> best_resolving_capture(const TbBoard& b, Color us, int enough
     return best;
 }
 
+// Calls f(move) for each legal promotion of `us` without a capture, to each piece type of
+// `pieces`; stops early when f returns true. Returns true if it was stopped.
+template <typename F>
+bool for_each_quiet_promotion(const TbBoard& b, Color us, std::initializer_list<PieceType> pieces, F&& f) {
+    const Square ksq = b.king(us);
+    for (int i = 0; i < b.n; ++i) {
+        const PieceOn& pc = b.pieces[i];
+        if (pc.color != us || pc.type != PAWN || relative_rank(us, pc.square) != RANK_7) continue;
+        const Square to = pc.square + pawn_push(us);
+        if (b.all & square_bb(to)) continue;
+        if (b.attacked(ksq, ~us, (b.all ^ square_bb(pc.square)) | square_bb(to))) continue;
+        TbMove m{i, pc.square, to, -1, NO_PIECE_TYPE, false};
+        for (PieceType promo : pieces) {
+            m.promotion = promo;
+            if (f(m)) return true;
+        }
+    }
+    return false;
+}
+
 // Calls f(move) for each legal move of `us` that leaves the table: every capture (promotions
 // with capture included) and every promotion. A DTM section flagged FLAG_MOVES_RESOLVED stores
 // a value no better than the exact one where such a move already achieves it, so the writer, the
@@ -89,19 +120,10 @@ void for_each_leaving_move(const TbBoard& b, Color us, F&& f) {
         f(m);
         return false;
     });
-    const Square ksq = b.king(us);
-    for (int i = 0; i < b.n; ++i) {
-        const PieceOn& pc = b.pieces[i];
-        if (pc.color != us || pc.type != PAWN || relative_rank(us, pc.square) != RANK_7) continue;
-        const Square to = pc.square + pawn_push(us);
-        if (b.all & square_bb(to)) continue;
-        if (b.attacked(ksq, ~us, (b.all ^ square_bb(pc.square)) | square_bb(to))) continue;
-        TbMove m{i, pc.square, to, -1, NO_PIECE_TYPE, false};
-        for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {
-            m.promotion = promo;
-            f(m);
-        }
-    }
+    for_each_quiet_promotion(b, us, {QUEEN, ROOK, BISHOP, KNIGHT}, [&](const TbMove& m) {
+        f(m);
+        return false;
+    });
 }
 
 // The best DTM (from `us`'s view) that a move leaving the table reaches. `dtm_after(pieces, n)`

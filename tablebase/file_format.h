@@ -22,10 +22,12 @@ constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // Version 2 added PAIRS sections for WDL, version 3 for DTM and DTZ of up to 8-bit codes,
 // version 4 a storage order per section (storage_order.h), version 5 DTM/DTZ files that leave
 // out one side to move (recovered by one ply of moves, forward_values.h), version 6 DTM sections
-// that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED). Older files are still read;
+// that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED), version 7
+// WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED). Older
+// files are still read;
 // `pythia tb recompress` rewrites them with the current codecs, `pythia tb rewrite` also with
 // the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 6;
+constexpr uint32_t FORMAT_VERSION = 7;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
@@ -44,6 +46,9 @@ constexpr uint8_t FLAG_CAPTURE_RESOLVED = 1;  // WDL: stored values may be low w
 // DTM (version 6): stored values may be low where a capture or promotion achieves the value; the
 // value is the best of the stored one and those moves (captures.h, best_leaving_move_dtm).
 constexpr uint8_t FLAG_MOVES_RESOLVED = 2;
+// WDL (version 7), only with FLAG_CAPTURE_RESOLVED: stored values may also be low where a quiet
+// promotion to a queen achieves the value (captures.h, best_resolving_move).
+constexpr uint8_t FLAG_PROMOTIONS_RESOLVED = 4;
 
 constexpr const char* WDL_EXTENSION = ".pytw";
 constexpr const char* DISTANCE_EXTENSION = ".pytd";

@@ -14,7 +14,8 @@ namespace pythia::tb {
 size_t table_memory(const TableValues& t) {
     size_t bytes = 0;
     for (Color c : {WHITE, BLACK})
-        bytes += (t.dtm[c].size() + t.dtz[c].size()) * sizeof(Value) + t.capture_resolved[c].size() * sizeof(uint64_t);
+        bytes += (t.dtm[c].size() + t.dtz[c].size()) * sizeof(Value) +
+                 (t.capture_resolved[c].size() + t.promotion_resolved[c].size()) * sizeof(uint64_t);
     return bytes;
 }
 

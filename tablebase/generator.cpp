@@ -70,7 +70,9 @@ struct Predecessor {
 struct Cell {
     Value value;
     uint8_t count;
-    uint8_t capture;  // DTZ only: 0, or 3 + the best WDL its resolving captures reach (initialise_range)
+    // DTZ only (initialise_range): the best WDL the resolving captures reach, 3 + it in the low
+    // nibble (0: none), and that of the quiet queen promotions in the high nibble.
+    uint8_t resolving;
 };
 
 // One metric's solving state for a slice.
@@ -78,6 +80,7 @@ struct Metric {
     Cell* cells[COLOR_NB];   // the slice's working values and counters
     Value* output[COLOR_NB];  // where the final values of the slice go
     uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
+    uint64_t* promoted[COLOR_NB] = {};  // DTZ only, tables with pawns: its promotion_resolved bits
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
@@ -133,6 +136,7 @@ public:
             table_->dtm[c].resize(size);
             table_->dtz[c].resize(size);
             table_->capture_resolved[c].assign((size + 63) / 64, 0);
+            if (index_.has_pawns()) table_->promotion_resolved[c].assign((size + 63) / 64, 0);
             cells_dtm_[c].resize(slice_size);
             cells_dtz_[c].resize(slice_size);
         }
@@ -148,6 +152,7 @@ public:
                 dtm.cells[c] = cells_dtm_[c].data();
                 dtz.cells[c] = cells_dtz_[c].data();
                 dtz.resolved[c] = table_->capture_resolved[c].data();
+                if (index_.has_pawns()) dtz.promoted[c] = table_->promotion_resolved[c].data();
             }
             initialise_slice(base, dtm, dtz);
             // The two metrics are independent: solve them side by side.
@@ -303,7 +308,7 @@ private:
             b.set(index_, p);
             for (Color us : {WHITE, BLACK}) {
                 dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
-                dtz.cells[us][r].capture = 0;
+                dtz.cells[us][r].resolving = 0;
                 if (b.in_check(~us)) {
                     dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
                     continue;
@@ -314,7 +319,7 @@ private:
                 // The WDL files rely on the captures of the most valuable capturable piece
                 // (captures.h): the best WDL they reach, recorded here instead of searched again
                 // by the writer.
-                int top_victim = NO_PIECE_TYPE, best_capture = -3;
+                int top_victim = NO_PIECE_TYPE, best_capture = -3, best_promotion = -3;
                 auto better_win = [](int& w, int d) { w = w == 0 ? d : std::min(w, d); };
                 // Symmetric successors (pawnless, white king on a diagonal) weigh more; see solve().
                 // Only positions with both kings on one diagonal can be symmetric.
@@ -337,6 +342,8 @@ private:
                         const int victim = b.pieces[m.captured_slot].type;
                         if (victim > top_victim) top_victim = victim, best_capture = -3;
                         if (victim == top_victim) best_capture = std::max(best_capture, -wdl);
+                    } else if (m.promotion == QUEEN) {
+                        best_promotion = std::max(best_promotion, -wdl);
                     }
                     if (m.double_step) {
                         PieceOn after[MAX_PIECES];
@@ -368,7 +375,8 @@ private:
                     }
                     continue;
                 }
-                if (top_victim != NO_PIECE_TYPE) dtz.cells[us][r].capture = uint8_t(3 + best_capture);
+                if (top_victim != NO_PIECE_TYPE) dtz.cells[us][r].resolving = uint8_t(3 + best_capture);
+                if (best_promotion > -3) dtz.cells[us][r].resolving |= uint8_t((3 + best_promotion) << 4);
                 if (count >= ESCAPE) throw std::logic_error("move counter overflow");
                 const uint8_t c = escape ? ESCAPE : uint8_t(count);
                 dtm.cells[us][r].count = dtz.cells[us][r].count = c;
@@ -424,8 +432,9 @@ private:
             std::swap(frontier, next);
         }
         // Whatever is undecided now is a draw. For DTZ, also mark the legal positions, lost ones
-        // excepted (nothing is lower than a loss), whose resolving captures reach their final
-        // WDL; only the DTZ thread writes these bits, and slices are solved one after another.
+        // excepted (nothing is lower than a loss), whose resolving captures, or quiet queen
+        // promotions, reach their final WDL; only the DTZ thread writes these bits, and slices
+        // are solved one after another.
         const uint64_t n = index_.slice_size();
         for (Color c : {WHITE, BLACK})
             for (uint64_t r = 0; r < n; ++r) {
@@ -433,9 +442,12 @@ private:
                 const Value v = cell.value;
                 const Value out = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
                 m.output[c][r] = out;
-                if (m.resolved[c] && cell.capture && v != VALUE_ILLEGAL) {
+                if (m.resolved[c] && cell.resolving && v != VALUE_ILLEGAL) {
                     const int wdl = wdl_of_dtz(out);
-                    if (wdl > -2 && cell.capture - 3 >= wdl) set_bit(m.resolved[c], base + r);
+                    const int capture = cell.resolving & 15, promotion = cell.resolving >> 4;
+                    if (wdl > -2 && capture && capture - 3 >= wdl) set_bit(m.resolved[c], base + r);
+                    if (m.promoted[c] && wdl > -2 && promotion && promotion - 3 >= wdl)
+                        set_bit(m.promoted[c], base + r);
                 }
             }
     }

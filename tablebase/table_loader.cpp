@@ -179,9 +179,8 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     return table;
 }
 
-bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material,
-                      std::array<ValueArray, COLOR_NB>& out, std::array<bool, COLOR_NB>& capture_resolved, std::string* error,
-                      int threads) {
+bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material, std::array<ValueArray, COLOR_NB>& out,
+                      std::array<uint8_t, COLOR_NB>& flags, std::string* error, int threads) {
     if (threads <= 0) threads = default_threads();
     const TableIndex index(material.normalized());
     auto f = open_file(dir, index, FileKind::WDL, error);
@@ -190,7 +189,7 @@ bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material
         const Section* s = f->find(Metric::WDL, c);
         if (!s || !decode_section(*f, *s, out[c], nullptr, nullptr, nullptr, threads))
             return fail(error, f->path().string() + ": corrupt data");
-        capture_resolved[c] = s->h.flags & FLAG_CAPTURE_RESOLVED;
+        flags[c] = s->h.flags;
     }
     return true;
 }

@@ -40,12 +40,12 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
                                                const TableSet* subtables = nullptr);
 
 // The WDL file's stored symbols (WDL + 2) of every index, for both sides to move, and, per side,
-// whether the file leaves capture-resolved positions low (FLAG_CAPTURE_RESOLVED, see FORMAT.md). Entries
+// the section's flags: whether the file leaves positions low that captures or queen promotions
+// resolve (FLAG_CAPTURE_RESOLVED, FLAG_PROMOTIONS_RESOLVED, see FORMAT.md). Entries
 // that are no legal position hold whatever compressed best. For `tb verify`. False with a
 // message naming the file if it is missing or refused.
-bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material,
-                      std::array<ValueArray, COLOR_NB>& out, std::array<bool, COLOR_NB>& capture_resolved, std::string* error = nullptr,
-                      int threads = 0);
+bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material, std::array<ValueArray, COLOR_NB>& out,
+                      std::array<uint8_t, COLOR_NB>& flags, std::string* error = nullptr, int threads = 0);
 
 // Every table `material` converts into (Material::successor_sides), each loaded for lookups
 // with the sides to move it is looked up with. False with the loader's message (naming the

@@ -67,9 +67,13 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
     if (!table) return false;
     {
         const auto decided = search_capture_resolved(*table, subtables, threads);
-        for (Color c : {WHITE, BLACK}) table->capture_resolved[c] = decided[c];
+        const auto promoted = search_promotion_resolved(*table, subtables, threads);
+        for (Color c : {WHITE, BLACK}) {
+            table->capture_resolved[c] = decided[c];
+            table->promotion_resolved[c] = promoted[c];
+        }
         info.threads = threads;
-        info.subtables = &subtables;  // with the record above it is not searched again
+        info.subtables = &subtables;  // with the records above they are not searched again
         info.wdl_codec = Codec::PAIRS;
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
@@ -91,8 +95,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         for (Color c : {WHITE, BLACK}) same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
         again.reset();
         std::array<ValueArray, COLOR_NB> wdl;
-        std::array<bool, COLOR_NB> resolved{};
-        // What the prober will answer from the new WDL file, captures included, is the DTZ's WDL.
+        std::array<uint8_t, COLOR_NB> resolved{};
+        // What the prober will answer from the new WDL file, its moves included, is the DTZ's WDL.
         same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) &&
                verify_wdl(*table, wdl, resolved, subtables, threads).mismatches == 0;
         if (!same) {

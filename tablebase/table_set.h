@@ -60,6 +60,9 @@ struct TableValues {
     // the WDL file leaves "don't care". The generator records it from its own move scan; empty
     // for a table loaded from files (the writer then searches the captures itself).
     PositionBits capture_resolved[COLOR_NB];
+    // The same for quiet promotions to a queen (FLAG_PROMOTIONS_RESOLVED): recorded by the
+    // generator for tables with pawns, empty otherwise.
+    PositionBits promotion_resolved[COLOR_NB];
 };
 
 // How a list of pieces (their colours, types and order; not their squares) is looked up:

@@ -46,6 +46,11 @@ struct GenerationInfo {
     // best, and the reader takes the best of it and those moves (captures.h). Needs `subtables`
     // with the DTM of every table the moves lead into; `tb rewrite --resolve-dtm`.
     bool moves_resolved_dtm = false;
+    // Also leave low in WDL the positions whose value a quiet promotion to a queen achieves
+    // (format version 7, FLAG_PROMOTIONS_RESOLVED), in each section of a table with pawns where
+    // that makes it smaller; the writer encodes such a section both ways and keeps the smaller.
+    // Needs the same as the captures: a record from the generator or `subtables`.
+    bool promotion_resolved_wdl = true;
     // The id that pairs the two files (FileHeader::write_id); 0: a new random one. `tb rewrite`
     // keeps the old files' id, so that the old WDL file and the new DTM/DTZ file (with the same
     // values) still pair if it stops between moving the two into place.
@@ -58,6 +63,11 @@ struct GenerationInfo {
 // captures in `subtables`; the generator records the same as it goes (TableValues).
 std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& table, const TableSet& subtables,
                                                            int threads);
+
+// The same for quiet promotions to a queen (FLAG_PROMOTIONS_RESOLVED): positions whose WDL
+// such a promotion achieves. Empty arrays for a table without pawns.
+std::array<PositionBits, COLOR_NB> search_promotion_resolved(const TableValues& table, const TableSet& subtables,
+                                                             int threads);
 
 // Positions of `table` (bit per index, per side to move) whose DTM a capture or promotion
 // achieves (captures.h, best_leaving_move_dtm), looked up in `subtables`.

@@ -346,14 +346,15 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     const std::optional<int> stored = stored_wdl(*e, idx, stm);
     if (!stored || *stored == 2) return stored;
     const Section& s = e->files[KIND_WDL]->sections()[e->section_no[int(Metric::WDL)][stm]];
-    if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;
+    if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;  // PROMOTIONS_RESOLVED comes with it
 
-    // The stored value may be low where a capture achieves more: search the resolving captures
-    // (those of the most valuable capturable piece, as the writer decided).
+    // The stored value may be low where a capture or a queen promotion achieves more: search the
+    // resolving moves (captures of the most valuable capturable piece, as the writer decided).
     TbBoard b;
     b.set(pieces, n);
     const std::optional<int> best =
-        best_resolving_capture(b, stm, 2, [&](const PieceOn* after, int k) { return wdl_of(after, k, ~stm); });
+        best_resolving_move(b, stm, s.h.flags & FLAG_PROMOTIONS_RESOLVED, 2,
+                            [&](const PieceOn* after, int k) { return wdl_of(after, k, ~stm); });
     if (!best) return std::nullopt;
     return std::max(*stored, *best);
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "tablebase/captures.h"
+#include "tablebase/file_format.h"
 #include "tablebase/forward_values.h"
 #include "tablebase/move_values.h"
 #include "tablebase/parallel.h"
@@ -68,7 +69,7 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
 }
 
 VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, COLOR_NB>& stored,
-                        const std::array<bool, COLOR_NB>& capture_resolved, const TableSet& subtables, int threads) {
+                        const std::array<uint8_t, COLOR_NB>& flags, const TableSet& subtables, int threads) {
     const TableIndex& index = table.index;
     VerifyReport report;
     std::mutex mutex;
@@ -82,17 +83,18 @@ VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, C
                 int answer = int(stored[us][i]) - 2;
                 if (answer == expected) continue;
                 TbBoard b;
-                if (capture_resolved[us] && answer < expected) {
-                    // The prober's search: the resolving captures may lift a low stored value.
+                if ((flags[us] & FLAG_CAPTURE_RESOLVED) && answer < expected) {
+                    // The prober's search: the resolving moves may lift a low stored value.
                     Placement p;
                     index.decode(i, p);
                     b.set(index, p);
                     const std::optional<int> best =
-                        best_resolving_capture(b, us, 2, [&](const PieceOn* after, int k) -> std::optional<int> {
-                            Value sdtm, sdtz;
-                            if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
-                            return wdl_of_dtz(sdtz);
-                        });
+                        best_resolving_move(b, us, flags[us] & FLAG_PROMOTIONS_RESOLVED, 2,
+                                            [&](const PieceOn* after, int k) -> std::optional<int> {
+                                                Value sdtm, sdtz;
+                                                if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+                                                return wdl_of_dtz(sdtz);
+                                            });
                     if (best) answer = std::max(answer, *best);
                     if (answer == expected) continue;
                 }

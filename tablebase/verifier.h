@@ -23,11 +23,12 @@ struct VerifyReport {
 VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads);
 
 // Checks a table's WDL file against its DTZ (which verify_table checks): at every legal position
-// the value the prober answers, max(stored, best resolving capture) where the file has
-// `capture_resolved` for that side and the stored value otherwise, must be the WDL of the DTZ.
-// `stored`: the file's symbols (WDL + 2) by index; `table` must mark illegal entries
-// (LoadFor::EVERY_POSITION); `subtables` are looked up for the captures.
+// the value the prober answers must be the WDL of the DTZ. That is max(stored, best resolving
+// move) where the side's section `flags` have FLAG_CAPTURE_RESOLVED (with queen promotions among
+// the moves if FLAG_PROMOTIONS_RESOLVED), the stored value otherwise. `stored`: the file's
+// symbols (WDL + 2) by index; `table` must mark illegal entries (LoadFor::EVERY_POSITION);
+// `subtables` are looked up for the moves.
 VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, COLOR_NB>& stored,
-                        const std::array<bool, COLOR_NB>& capture_resolved, const TableSet& subtables, int threads);
+                        const std::array<uint8_t, COLOR_NB>& flags, const TableSet& subtables, int threads);
 
 }  // namespace pythia::tb

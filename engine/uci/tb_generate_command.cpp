@@ -177,13 +177,13 @@ int tb_verify_command(const std::vector<std::string>& args) {
         VerifyReport r;
         if (!a.wdl_only) r = verify_table(*table, subtables, a.threads);
         std::array<ValueArray, COLOR_NB> wdl;
-        std::array<bool, COLOR_NB> capture_resolved{};
-        if (!load_wdl_symbols(a.dir, m, wdl, capture_resolved, &error, a.threads)) {
+        std::array<uint8_t, COLOR_NB> wdl_flags{};
+        if (!load_wdl_symbols(a.dir, m, wdl, wdl_flags, &error, a.threads)) {
             std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
             ++failures;
             continue;
         }
-        const VerifyReport w = verify_wdl(*table, wdl, capture_resolved, subtables, a.threads);
+        const VerifyReport w = verify_wdl(*table, wdl, wdl_flags, subtables, a.threads);
         double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool failed = r.mismatches || w.mismatches;
         if (a.wdl_only)

@@ -201,3 +201,28 @@ TEST_CASE("the generator records the capture-resolved positions a search of the 
         CHECK(resolved > 0);
     }
 }
+
+TEST_CASE("the generator records the positions a queen promotion resolves as a search finds them",
+          "[tb][generator][promoted]") {
+    // WDL sections with FLAG_PROMOTIONS_RESOLVED leave these low too; tables without pawns have
+    // no record. KPvK is the pawn table under test: White's pawn promotes, Black has none.
+    uint64_t pawn_tables = 0;
+    for (const char* name : table_names()) {
+        INFO(name);
+        const TableValues& t = table(name);
+        const auto searched = search_promotion_resolved(t, generated(), 2);
+        for (Color c : {WHITE, BLACK}) {
+            REQUIRE(t.promotion_resolved[c].size() == searched[c].size());
+            CHECK(t.promotion_resolved[c].empty() == !t.index.has_pawns());
+            uint64_t differing = 0, resolved = 0;
+            for (size_t w = 0; w < searched[c].size(); ++w) {
+                differing += std::popcount(t.promotion_resolved[c][w] ^ searched[c][w]);
+                resolved += std::popcount(searched[c][w]);
+            }
+            CHECK(differing == 0);
+            if (t.index.has_pawns()) CHECK((resolved > 0) == (t.index.material().count(c, PAWN) > 0));
+        }
+        pawn_tables += t.index.has_pawns();
+    }
+    CHECK(pawn_tables > 0);
+}
