@@ -454,27 +454,11 @@ private:
     std::vector<uint64_t> blocks_at_;
 };
 
-}  // namespace
-
-bool write_table_files(const TableValues& t, const std::filesystem::path& dir, const GenerationInfo& info,
-                       std::string* error) {
-    const auto start = std::chrono::steady_clock::now();
-    const int threads = std::max(1, info.threads);
+// The WDL sections of both sides: captures (and, where it pays, queen promotions) resolved when
+// the subtables are at hand.
+std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads) {
     const uint64_t n = t.index.size();
     const Material& m = t.index.material();
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-        if (error) *error = dir.string() + ": cannot create the folder: " + ec.message();
-        return false;
-    }
-
-    TableStatistics stats = compute_statistics(t, threads);
-    stats.generation_seconds = info.seconds;
-    stats.generation_threads = uint32_t(info.generation_threads ? info.generation_threads : info.threads);
-
-    // WDL: both sides, captures (and, where it pays, queen promotions) resolved when the
-    // subtables are at hand.
     std::vector<EncodedSection> wdl;
     // The generator's own records where they are there, else a search of the moves.
     const bool recorded = !t.capture_resolved[WHITE].empty();
@@ -527,9 +511,14 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
             if (bytes_with < bytes_without) wdl.back() = std::move(with);
         }
     }
+    return wdl;
+}
 
-    // DTM and DTZ: both sides, exact for every legal position. A side's DTZ is stored in the
-    // order of its DTM, which can be its context.
+// The DTM and DTZ sections: both sides, or the smaller one with `one_side_distances`.
+std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads) {
+    const uint64_t n = t.index.size();
+    // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
+    // its DTM, which can be its context.
     std::vector<EncodedSection> dist;
     StorageOrder dist_order[COLOR_NB];
     const bool resolve_dtm = info.moves_resolved_dtm && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
@@ -577,6 +566,30 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         const Color dropped = bytes[BLACK] > bytes[WHITE] ? BLACK : WHITE;
         std::erase_if(dist, [&](const EncodedSection& s) { return s.header.side == dropped; });
     }
+    return dist;
+}
+
+}  // namespace
+
+bool write_table_files(const TableValues& t, const std::filesystem::path& dir, const GenerationInfo& info,
+                       std::string* error) {
+    const auto start = std::chrono::steady_clock::now();
+    const int threads = std::max(1, info.threads);
+    const uint64_t n = t.index.size();
+    const Material& m = t.index.material();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        if (error) *error = dir.string() + ": cannot create the folder: " + ec.message();
+        return false;
+    }
+
+    TableStatistics stats = compute_statistics(t, threads);
+    stats.generation_seconds = info.seconds;
+    stats.generation_threads = uint32_t(info.generation_threads ? info.generation_threads : info.threads);
+
+    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads);
+    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads);
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
