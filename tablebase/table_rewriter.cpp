@@ -43,6 +43,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         if (error) *error = file.string() + ": " + message;
         return false;
     };
+    if (options.wdl_only && (options.one_side_distances || options.moves_resolved_dtm))
+        return fail(wdl_path, "a rewrite of the WDL file alone cannot change how DTM and DTZ are stored");
     std::string why;
     RewriteResult r;
     GenerationInfo info;
@@ -79,6 +81,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.choose_storage_order = true;
         info.one_side_distances = options.one_side_distances;
         info.moves_resolved_dtm = options.moves_resolved_dtm;
+        info.wdl_file_only = options.wdl_only;
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
         const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));
@@ -89,11 +92,14 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             cleanup();
             return false;
         }
-        // A side left out is recovered here, by the prober's rule: compared like the others.
-        auto again = load_table_values(temp, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
-        bool same = again != nullptr;
-        for (Color c : {WHITE, BLACK}) same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
-        again.reset();
+        bool same = true;
+        if (!options.wdl_only) {
+            // A side left out is recovered here, by the prober's rule: compared like the others.
+            auto again = load_table_values(temp, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
+            same = again != nullptr;
+            for (Color c : {WHITE, BLACK})
+                same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
+        }
         std::array<ValueArray, COLOR_NB> wdl;
         std::array<uint8_t, COLOR_NB> resolved{};
         // What the prober will answer from the new WDL file, its moves included, is the DTZ's WDL.
@@ -104,6 +110,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             return fail(dist_path, "the rewritten files do not hold the stored values: old files left as they are");
         }
         for (FileKind kind : {FileKind::DISTANCE, FileKind::WDL}) {
+            if (kind == FileKind::DISTANCE && options.wdl_only) continue;
             std::filesystem::rename(table_file_path(temp, m, kind), table_file_path(dir, m, kind), ec);
             if (ec) {
                 cleanup();

@@ -589,7 +589,8 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     stats.generation_threads = uint32_t(info.generation_threads ? info.generation_threads : info.threads);
 
     std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads);
-    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads);
+    std::vector<EncodedSection> dist;
+    if (!info.wdl_file_only) dist = encode_distance_sections(t, info, threads);
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
@@ -601,6 +602,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
                    uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
 
     FileWriter wdl_file(table_file_path(dir, m, FileKind::WDL));
+    if (info.wdl_file_only) return wdl_file.write(FileKind::WDL, m, n, write_id, wdl, &stats, error) && wdl_file.commit(error);
     FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
     return wdl_file.write(FileKind::WDL, m, n, write_id, wdl, &stats, error) &&
            dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && wdl_file.commit(error) &&

@@ -51,6 +51,9 @@ struct GenerationInfo {
     // that makes it smaller; the writer encodes such a section both ways and keeps the smaller.
     // Needs the same as the captures: a record from the generator or `subtables`.
     bool promotion_resolved_wdl = true;
+    // Write the WDL file alone (`tb rewrite --wdl-only`): the DTM/DTZ file is not touched, so
+    // `write_id` must be that file's, and the options above for DTM and DTZ do not apply.
+    bool wdl_file_only = false;
     // The id that pairs the two files (FileHeader::write_id); 0: a new random one. `tb rewrite`
     // keeps the old files' id, so that the old WDL file and the new DTM/DTZ file (with the same
     // values) still pair if it stops between moving the two into place.
@@ -74,7 +77,8 @@ std::array<PositionBits, COLOR_NB> search_promotion_resolved(const TableValues& 
 std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& table, const TableSet& subtables,
                                                              int threads);
 
-// Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd, creating `dir` if needed. Returns
+// Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd (only the first with
+// `info.wdl_file_only`), creating `dir` if needed. Returns
 // false with a message naming the file and the problem if it cannot.
 bool write_table_files(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
                        std::string* error = nullptr);

@@ -26,7 +26,7 @@ struct TbArgs {
     std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
     int threads = std::max(1u, std::thread::hardware_concurrency());
     bool all_stored = false;  // verify --all without a number: every stored table
-    bool wdl_only = false;    // --wdl-only: verify the WDL files against DTZ only; recompress the WDL files only
+    bool wdl_only = false;    // --wdl-only: verify, recompress or rewrite the WDL files only
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it
 };
@@ -54,7 +54,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
                 std::cerr << "tb " << verb << ": --threads must be 1 to 256, not '" << *v << "'\n";
                 return false;
             }
-        } else if (a == "--wdl-only" && (std::string(verb) == "verify" || std::string(verb) == "recompress")) {
+        } else if (a == "--wdl-only" && (std::string(verb) == "verify" || std::string(verb) == "recompress" ||
+                                         std::string(verb) == "rewrite")) {
             out.wdl_only = true;
         } else if (a == "--one-side" && std::string(verb) == "rewrite") {
             out.one_side = true;
@@ -244,6 +245,10 @@ int tb_recompress_command(const std::vector<std::string>& args) {
 int tb_rewrite_command(const std::vector<std::string>& args) {
     TbArgs a;
     if (!parse_args(args, a, "rewrite")) return 2;
+    if (a.wdl_only && (a.one_side || a.resolve_dtm)) {
+        std::cerr << "tb rewrite: --wdl-only leaves the DTM/DTZ file as it is; --one-side and --resolve-dtm change it\n";
+        return 2;
+    }
     if (a.all_stored || a.tables.empty()) add_stored_tables(a);
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
@@ -251,7 +256,7 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         const auto start = std::chrono::steady_clock::now();
         RewriteResult r;
         std::string error;
-        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm}, &r, &error)) {
+        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only}, &r, &error)) {
             std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
             ++failures;
             std::fflush(stdout);

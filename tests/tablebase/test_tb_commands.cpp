@@ -307,3 +307,31 @@ TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and pr
     CHECK(r.status == 0);
     CHECK(r.out.find("KPvK     ok: ") != std::string::npos);
 }
+
+TEST_CASE("tb rewrite --wdl-only writes the WDL file alone and it still pairs with the DTM/DTZ file", "[tb][cli][promoted]") {
+    using namespace pythia::tb;
+    const fs::path dir = test::copy_of_test_tables("rewrite-wdl-only-cli");
+    const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
+    // Black to move, the pawn on its seventh rank: a WDL probe that searches the promotion.
+    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/1Q6/3kp3/7K b - - 0 1";
+    const Outcome before = run_pythia(probe);
+    REQUIRE(before.status == 0);
+    Outcome r = run_pythia("tb rewrite --wdl-only --dir " + dir.string() + " KQvKP");
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
+    CHECK(test::read_bytes(dir / "KQvKP.pytd") == distances);
+    r = run_pythia("tb info --dir " + dir.string() + " KQvKP");
+    CHECK(r.out.find("WDL w pairs [") != std::string::npos);
+    CHECK(r.out.find("queen promotions resolved; DTM w") != std::string::npos);  // Black's WDL section, the last
+    const Outcome after = run_pythia(probe);
+    CHECK(after.status == 0);
+    CHECK(after.out == before.out);
+    r = run_pythia("tb verify --wdl-only --dir " + dir.string() + " KQvKP");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("KQvKP    ok: ") != std::string::npos);
+    // The DTM/DTZ options change the other file: refused with it.
+    r = run_pythia("tb rewrite --wdl-only --one-side --dir " + dir.string() + " KQvKP");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--wdl-only") != std::string::npos);
+}
