@@ -127,6 +127,18 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     return set;
 }
 
+void write_again(const fs::path& dir, const char* name, GenerationInfo info) {
+    const Material m = *Material::parse(name);
+    std::string error;
+    TableSet subtables;
+    if (!load_subtables(dir, m, subtables, &error, 2)) throw std::runtime_error(error);
+    auto t = load_table_values(dir, m, &error, 2);
+    if (!t) throw std::runtime_error(error);
+    info.threads = 2;
+    info.subtables = &subtables;
+    if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(m.name() + ": " + error);
+}
+
 std::vector<uint8_t> read_bytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});

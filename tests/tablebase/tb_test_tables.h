@@ -41,6 +41,11 @@ uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& ex
 tb::TableSet generate_and_write(const std::vector<const char*>& names, const std::filesystem::path& dir,
                                 tb::GenerationInfo info);
 
+// Writes table `name` of `dir` again into `dir` from its own values, with `info`'s settings (two
+// threads, the tables of `dir` as its subtables). Throws with the loader's or the writer's
+// message if it cannot.
+void write_again(const std::filesystem::path& dir, const char* name, tb::GenerationInfo info);
+
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
 void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& bytes);
 // Recomputes both checksums of a table file's bytes, so that a changed field is judged by the

@@ -30,18 +30,9 @@ namespace {
 const std::vector<const char*> TABLES = {"KQvKP", "KRvKP"};
 
 void write_table(const fs::path& dir, const char* name, bool promotions) {
-    const Material m = *Material::parse(name);
-    std::string error;
-    TableSet subtables;
-    REQUIRE(load_subtables(dir, m, subtables, &error, 2));
-    auto t = load_table_values(dir, m, &error, 2);
-    INFO(error);
-    REQUIRE(t);
     GenerationInfo info;
-    info.threads = 2;
-    info.subtables = &subtables;
     info.promotion_resolved_wdl = promotions;
-    REQUIRE(write_table_files(*t, dir, info, &error));
+    test::write_again(dir, name, info);
 }
 
 // A copy of the test tables with `tables` written again by the writer, `promotions` on or off.

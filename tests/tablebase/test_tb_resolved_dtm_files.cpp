@@ -49,20 +49,11 @@ bool left_out_too(const char* name) { return std::strcmp(name, "KPvKP") == 0; }
 Codec test_codec() { return test::light_mode() ? Codec::LZ4 : Codec::PAIRS; }
 
 void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side) {
-    const Material m = *Material::parse(name);
-    std::string error;
-    TableSet subtables;
-    REQUIRE(load_subtables(dir, m, subtables, &error, 2));
-    auto t = load_table_values(dir, m, &error, 2);
-    INFO(error);
-    REQUIRE(t);
     GenerationInfo info;
-    info.threads = 2;
-    info.subtables = &subtables;
     info.distance_codec = test_codec();
     info.one_side_distances = one_side;
     info.moves_resolved_dtm = resolve;
-    REQUIRE(write_table_files(*t, dir, info, &error));
+    test::write_again(dir, name, info);
 }
 
 // A copy of the test tables with resolved_tables() written by the writer with `resolve`.
