@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -86,6 +87,13 @@ public:
     // Two bare kings are a draw. Returns false when the needed table is not loaded.
     bool lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
         return lookup(route(pieces, n), pieces, n, stm, dtm, dtz);
+    }
+    // The WDL of that position from stm's view, nullopt when its table is not loaded: what the
+    // writer's and the verifier's searches of the resolving moves look up.
+    std::optional<int> lookup_wdl(const PieceOn* pieces, int n, Color stm) const {
+        Value dtm, dtz;
+        if (!lookup(pieces, n, stm, dtm, dtz)) return std::nullopt;
+        return wdl_of_dtz(dtz);
     }
     TableRoute route(const PieceOn* pieces, int n) const;
     // The same, along a route worked out for this list of pieces.

@@ -62,12 +62,9 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t,
             for (Color us : {WHITE, BLACK}) {
                 if (!search[us]) continue;
                 const int wdl = wdl_of_dtz(t.dtz[us][i]);
-                const std::optional<int> best =
-                    best_resolving_move(b, us, false, wdl, [&](const PieceOn* after, int k) -> std::optional<int> {
-                        Value sdtm, sdtz;
-                        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
-                        return wdl_of_dtz(sdtz);
-                    });
+                const std::optional<int> best = best_resolving_move(
+                    b, us, false, wdl,
+                    [&](const PieceOn* after, int k) { return subtables.lookup_wdl(after, k, ~us); });
                 if (best && *best >= wdl) set_bit(decided[us].data(), i);
             }
         }
@@ -96,13 +93,9 @@ std::array<PositionBits, COLOR_NB> search_promotion_resolved(const TableValues& 
                 for_each_quiet_promotion(b, us, {QUEEN}, [&](const TbMove& m) {
                     PieceOn after[MAX_PIECES];
                     const int k = pieces_after(b, m, after);
-                    Value sdtm, sdtz;
-                    if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) {  // unknown: leave the position exact
-                        best = -3;
-                        return true;
-                    }
-                    best = std::max(best, -wdl_of_dtz(sdtz));
-                    return best >= wdl;
+                    const std::optional<int> v = subtables.lookup_wdl(after, k, ~us);
+                    best = v ? std::max(best, -*v) : -3;  // unknown: leave the position exact
+                    return !v || best >= wdl;
                 });
                 if (best >= wdl) set_bit(decided[us].data(), i);
             }

@@ -88,13 +88,9 @@ VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, C
                     Placement p;
                     index.decode(i, p);
                     b.set(index, p);
-                    const std::optional<int> best =
-                        best_resolving_move(b, us, flags[us] & FLAG_PROMOTIONS_RESOLVED, 2,
-                                            [&](const PieceOn* after, int k) -> std::optional<int> {
-                                                Value sdtm, sdtz;
-                                                if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
-                                                return wdl_of_dtz(sdtz);
-                                            });
+                    const std::optional<int> best = best_resolving_move(
+                        b, us, flags[us] & FLAG_PROMOTIONS_RESOLVED, 2,
+                        [&](const PieceOn* after, int k) { return subtables.lookup_wdl(after, k, ~us); });
                     if (best) answer = std::max(answer, *best);
                     if (answer == expected) continue;
                 }
