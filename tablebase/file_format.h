@@ -23,12 +23,13 @@ constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // version 4 a storage order per section (storage_order.h), version 5 DTM/DTZ files that leave
 // out one side to move (recovered by one ply of moves, forward_values.h), version 6 DTM sections
 // that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED), version 7
-// WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED). Older
-// files are still read;
-// `pythia tb recompress` rewrites them with the current codecs, `pythia tb rewrite` also with
-// the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 7;
+// WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED),
+// version 8 PAIRS grammars of up to 65535 symbols instead of 4096 (pair_codec.h). Older files
+// are still read; `pythia tb recompress` rewrites them with the current codecs, `pythia tb
+// rewrite` also with the best storage orders.
+constexpr uint32_t FORMAT_VERSION = 8;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
+constexpr uint32_t LARGE_GRAMMAR_VERSION = 8;  // PAIRS sections written before it can shrink again
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
 enum class Metric : uint8_t { WDL = 0, DTM = 1, DTZ = 2 };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -30,33 +29,94 @@ uint64_t load_be64(const uint8_t* p) { return __builtin_bswap64(read_at<uint64_t
 constexpr uint32_t MIN_PAIR_COUNT = 8;  // a new symbol costs a rule and a code length
 constexpr uint32_t PAIRS_PER_ROUND = 64;
 constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
+constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;  // the first stage's symbols (all of them before format version 8)
 
-// The pair counts of one worker: a dense pairs::MAX_SYMBOLS^2 array (allocated zeroed, so untouched
-// pages cost nothing) and the list of the pairs it touched, so a round clears only those.
-struct PairCounts {
-    struct Free {
-        void operator()(uint32_t* p) const { std::free(p); }
-    };
-    std::unique_ptr<uint32_t[], Free> count{
-        static_cast<uint32_t*>(std::calloc(size_t(pairs::MAX_SYMBOLS) * pairs::MAX_SYMBOLS, sizeof(uint32_t)))};
-    std::vector<uint32_t> touched;
-    PairCounts() {
-        if (!count) throw std::bad_alloc();
+// The pair counts of one worker, keyed by pair_key(left, right): a dense array for the pairs of
+// the first DENSE symbols, which the long streams of the first rounds are made of, and an
+// open-addressing hash table for the others (a dense array of every pair, as before format
+// version 8, would take 16 GiB for 65535 symbols). Each part lists what it filled, so a round
+// clears only that.
+constexpr uint32_t pair_key(uint32_t left, uint32_t right) { return left << 16 | right; }
+// Which of `workers` counts the pair: mixed, so that the pairs of a run (left == right) spread too.
+inline uint32_t pair_owner(uint32_t left, uint32_t right, uint32_t workers) {
+    const uint32_t h = (left * 0x9E3779B1u) ^ (right * 0x85EBCA77u);
+    return (h ^ h >> 15) % workers;
+}
+
+class PairCounts {
+public:
+    // Adds n (which may be uint32_t(-1), to take one away) and returns the new count.
+    uint32_t add(uint32_t left, uint32_t right, uint32_t n) {
+        if ((left | right) < DENSE) {
+            const uint32_t k = left * DENSE + right;
+            if (dense_[k] == 0) dense_touched_.push_back(k);
+            return dense_[k] += n;
+        }
+        const uint32_t k = pair_key(left, right);
+        uint32_t at = slot_of(k);
+        if (slots_[at].key == EMPTY) {
+            if (2 * (touched_.size() + 1) > slots_.size()) {  // keep the table at most half full
+                grow();
+                at = slot_of(k);
+            }
+            slots_[at].key = k;
+            touched_.push_back(at);
+        }
+        return slots_[at].count += n;
     }
-    void add(uint32_t key, uint32_t n) {
-        if (count[key] == 0) touched.push_back(key);
-        count[key] += n;
+    uint32_t get(uint32_t left, uint32_t right) const {
+        if ((left | right) < DENSE) return dense_[left * DENSE + right];
+        return slots_[slot_of(pair_key(left, right))].count;
+    }
+    // f(left, right, count) for every pair counted (a pair whose count went to 0 and up again
+    // may come twice).
+    template <typename F>
+    void for_each(F&& f) const {
+        for (uint32_t k : dense_touched_) f(k / DENSE, k % DENSE, dense_[k]);
+        for (uint32_t at : touched_) f(slots_[at].key >> 16, slots_[at].key & 0xFFFF, slots_[at].count);
     }
     void clear() {
-        for (uint32_t k : touched) count[k] = 0;
-        touched.clear();
+        for (uint32_t k : dense_touched_) dense_[k] = 0;
+        dense_touched_.clear();
+        for (uint32_t at : touched_) slots_[at] = Slot{};
+        touched_.clear();
     }
+
+private:
+    static constexpr uint32_t DENSE = 1024;        // 4 MiB of counts
+    static constexpr uint32_t EMPTY = UINT32_MAX;  // no pair: symbols stay below 65535
+    struct Slot {
+        uint32_t key = EMPTY, count = 0;
+    };
+
+    uint32_t slot_of(uint32_t k) const {
+        const uint32_t mask = uint32_t(slots_.size() - 1);
+        uint32_t at = uint32_t((uint64_t(k) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+        while (slots_[at].key != k && slots_[at].key != EMPTY) at = (at + 1) & mask;
+        return at;
+    }
+    void grow() {
+        std::vector<Slot> old(2 * slots_.size());
+        old.swap(slots_);
+        std::vector<uint32_t> old_touched;
+        old_touched.swap(touched_);
+        for (uint32_t at : old_touched) {
+            const uint32_t to = slot_of(old[at].key);
+            slots_[to] = old[at];
+            touched_.push_back(to);
+        }
+    }
+
+    std::vector<uint32_t> dense_ = std::vector<uint32_t>(DENSE * DENSE, 0);
+    std::vector<uint32_t> dense_touched_;
+    std::vector<Slot> slots_ = std::vector<Slot>(1 << 16);
+    std::vector<uint32_t> touched_;  // filled slots
 };
 
-// Spare PairCounts, all zero, for the next encode_pairs: the writer encodes hundreds of samples
-// when it chooses storage orders, and faulting in 64 MiB of fresh zero pages for each took a
-// fifth of its CPU time (`tb rewrite KBNvKN`: 109 s of CPU, 21 of them in the kernel, against
-// 85 s with the pool).
+// Spare PairCounts, all empty, for the next encode_pairs: the writer encodes hundreds of samples
+// when it chooses storage orders. With the dense counts of format version 7, faulting in 64 MiB
+// of fresh zero pages for each took a fifth of its CPU time (`tb rewrite KBNvKN`: 109 s of CPU,
+// 21 of them in the kernel, against 85 s with the pool); a grown hash table is kept the same way.
 class CountsPool {
 public:
     std::unique_ptr<PairCounts> take() {
@@ -85,12 +145,116 @@ CountsPool& counts_pool() {
 
 // Counts the pairs of x[begin, end) that a left-to-right replacement could take: in a run
 // "aaa" the pair aa is counted once per two symbols.
-void count_pairs(const uint16_t* x, uint64_t begin, uint64_t end, PairCounts& c) {
+// Worker `w` of `workers` counts only the pairs it owns, over the whole stream: the workers'
+// counts need no merging (merging a million distinct pairs each round cost more than the
+// second reading of the stream).
+void count_pairs(const uint16_t* x, uint64_t begin, uint64_t end, PairCounts& c, uint32_t w, uint32_t workers) {
     for (uint64_t i = begin; i + 1 < end;) {
         const uint32_t a = x[i], b = x[i + 1];
-        c.add(a * pairs::MAX_SYMBOLS + b, 1);
+        if (workers == 1 || pair_owner(a, b, workers) == w) c.add(a, b, 1);
         i += (a == b && i + 2 < end && x[i + 2] == a) ? 2 : 1;
     }
+}
+
+struct PairRule {
+    uint16_t left, right;
+};
+
+// The grammar's second stage, from FULL_RECOUNT_SYMBOLS symbols on: the stream is short by then
+// and a round adds a few dozen symbols, so recounting every pair each round, as the first stage
+// does, took 20 times as long as the first stage (KBPvKR's WDL: 221 s against 12 s). Here the
+// counts (every adjacent pair: a run aaa counts aa twice) follow the replacements, a heap
+// holds the counts as they change (an entry whose count moved on is stale), and a round's pairs
+// may share a symbol as long as no pair's left symbol is another's and no pair's right symbol
+// is another's left: one left-to-right pass still replaces them unambiguously.
+void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length,
+                          uint32_t max_symbols) {
+    if (rules.size() >= max_symbols || x.size() < 2) return;
+    auto counts = counts_pool().take();
+    counts->clear();
+    for (size_t i = 0; i + 1 < x.size(); ++i) counts->add(x[i], x[i + 1], 1);
+    using Entry = std::pair<uint32_t, uint32_t>;  // (count, pair key)
+    std::priority_queue<Entry> heap;
+    auto changed = [&](uint32_t a, uint32_t b, uint32_t n) {
+        const uint32_t c = counts->add(a, b, n);
+        if (c >= MIN_PAIR_COUNT) heap.push({c, pair_key(a, b)});
+    };
+    counts->for_each([&](uint32_t a, uint32_t b, uint32_t c) {
+        if (c >= MIN_PAIR_COUNT) heap.push({c, pair_key(a, b)});
+    });
+    std::vector<uint64_t> fresh;  // positions of the round's new symbols
+    while (rules.size() < max_symbols) {
+        std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
+        std::vector<uint8_t> role(rules.size(), 0);  // 1: left symbol of a chosen pair, 2: right
+        std::vector<Entry> aside;                    // conflicting: for the next round
+        uint32_t added = 0, best = 0;
+        while (!heap.empty() && added < PAIRS_PER_ROUND && rules.size() < max_symbols) {
+            const Entry e = heap.top();
+            const uint32_t a = e.second >> 16, b = e.second & 0xFFFF;
+            if (counts->get(a, b) != e.first || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) {
+                heap.pop();  // stale, or a pair that may never be a symbol
+                continue;
+            }
+            best = std::max(best, e.first);
+            if (uint64_t(e.first) * ROUND_SPREAD < best) break;
+            heap.pop();
+            if ((role[a] & 3) || (role[b] & 1)) {
+                aside.push_back(e);
+                continue;
+            }
+            role[a] |= 1;
+            role[b] |= 2;
+            right_of[a] = int32_t(b);
+            new_of[a] = int32_t(rules.size());
+            rules.push_back({uint16_t(a), uint16_t(b)});
+            length.push_back(length[a] + length[b]);
+            ++added;
+        }
+        if (!added) break;
+        for (const Entry& e : aside) heap.push(e);
+        // Replace in place. Input pair j is (x[j], x[j+1]) before the round; each one a
+        // replacement touches is taken away once.
+        const uint64_t m = x.size();
+        uint64_t o = 0;
+        int64_t last_lost = -1;
+        uint16_t before = 0;  // the input symbol before i, as it was
+        auto lose = [&](uint64_t j, uint16_t l, uint16_t r) {
+            if (int64_t(j) <= last_lost) return;
+            changed(l, r, uint32_t(-1));
+            last_lost = int64_t(j);
+        };
+        fresh.clear();
+        for (uint64_t i = 0; i < m;) {
+            const uint16_t a = x[i];
+            if (right_of[a] >= 0 && i + 1 < m && x[i + 1] == right_of[a]) {
+                const uint16_t b = x[i + 1];
+                if (i > 0) lose(i - 1, before, a);
+                lose(i, a, b);
+                if (i + 2 < m) lose(i + 1, b, x[i + 2]);
+                fresh.push_back(o);
+                x[o++] = uint16_t(new_of[a]);
+                before = b;
+                i += 2;
+            } else {
+                before = a;
+                x[o++] = a;
+                ++i;
+            }
+        }
+        x.resize(o);
+        // The output pairs next to a new symbol, each once.
+        int64_t last_gained = -1;
+        auto gain = [&](uint64_t j) {
+            if (int64_t(j) <= last_gained) return;
+            changed(x[j], x[j + 1], 1);
+            last_gained = int64_t(j);
+        };
+        for (uint64_t f : fresh) {
+            if (f > 0) gain(f - 1);
+            if (f + 1 < o) gain(f);
+        }
+    }
+    counts_pool().give(std::move(counts));
 }
 
 // Huffman code lengths of `freq` (0 for absent symbols), at most pairs::MAX_CODE_BITS: frequencies
@@ -195,10 +359,11 @@ uint64_t pairs::blocks_offset(const Header& h) {
 uint64_t pairs::payload_bytes(const Header& h) { return blocks_offset(h) + h.num_blocks * h.block_bytes; }
 
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates) {
+                                  const std::vector<uint32_t>& block_candidates, uint32_t max_symbols) {
     using pairs::blocks_offset;
     using pairs::payload_bytes;
-    if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
+    if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty() ||
+        max_symbols > pairs::MAX_SYMBOLS)
         throw std::invalid_argument("encode_pairs: bad arguments");
     for (uint32_t b : block_candidates)
         if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
@@ -208,36 +373,38 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     });
 
     // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
-    // so one left-to-right pass replaces them all without ambiguity.
-    struct Rule {
-        uint16_t left, right;
-    };
-    std::vector<Rule> rules(num_terminals, Rule{0, 0});
+    // so one left-to-right pass replaces them all without ambiguity. Past FULL_RECOUNT_SYMBOLS
+    // symbols, extend_incrementally goes on.
+    std::vector<PairRule> rules(num_terminals, PairRule{0, 0});
     std::vector<uint32_t> length(num_terminals, 1);
     const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
     std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
     for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
     std::vector<uint64_t> part(workers + 1);
-    while (rules.size() < pairs::MAX_SYMBOLS) {
+    while (rules.size() < std::min(max_symbols, FULL_RECOUNT_SYMBOLS)) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
             counts[w]->clear();
-            count_pairs(x.data(), part[w], part[w + 1], *counts[w]);
+            count_pairs(x.data(), 0, m, *counts[w], uint32_t(w), uint32_t(workers));
         });
-        for (int w = 1; w < workers; ++w)
-            for (uint32_t k : counts[w]->touched) counts[0]->add(k, counts[w]->count[k]);
-        std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair)
-        for (uint32_t k : counts[0]->touched)
-            if (counts[0]->count[k] >= MIN_PAIR_COUNT) candidates.push_back({counts[0]->count[k], k});
+        // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
+        uint32_t best = 0;
+        for (const auto& c : counts)
+            c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
+        const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
+        std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
+        for (const auto& c : counts)
+            c->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
+                if (n >= floor) candidates.push_back({n, pair_key(a, b)});
+            });
         std::sort(candidates.rbegin(), candidates.rend());
         std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
         std::vector<uint8_t> used(rules.size(), 0);
         uint32_t added = 0;
         for (const auto& [c, key] : candidates) {
-            if (added == PAIRS_PER_ROUND || rules.size() == pairs::MAX_SYMBOLS) break;
-            if (uint64_t(c) * ROUND_SPREAD < candidates[0].first) break;
-            const uint32_t a = key / pairs::MAX_SYMBOLS, b = key % pairs::MAX_SYMBOLS;
+            if (added == PAIRS_PER_ROUND || rules.size() >= std::min(max_symbols, FULL_RECOUNT_SYMBOLS)) break;
+            const uint32_t a = key >> 16, b = key & 0xFFFF;
             if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
             used[a] = used[b] = 1;
             right_of[a] = int32_t(b);
@@ -270,6 +437,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         x.resize(o);
     }
     for (auto& c : counts) counts_pool().give(std::move(c));
+    extend_incrementally(x, rules, length, max_symbols);
 
     const uint32_t num_symbols = uint32_t(rules.size());
     std::vector<uint64_t> freq(num_symbols, 0);
@@ -390,7 +558,8 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
             const uint16_t symbol = r.sorted_[r.offset_[l] + k];
             const uint32_t code = r.first_[l] + k, span = 1u << (LUT_BITS - l);
             for (uint32_t x = 0; x < span; ++x)
-                r.lut_[(code << (LUT_BITS - l)) | x] = Short{(r.length_[symbol] - 1) << 17 | uint32_t(symbol) << 5 | uint32_t(l)};
+                r.lut_[(code << (LUT_BITS - l)) | x] =
+                    Short{uint64_t(r.length_[symbol] - 1) << 21 | uint64_t(symbol) << 5 | uint64_t(l)};
         }
     p += h.num_symbols;
 

@@ -18,15 +18,20 @@ namespace pythia::tb {
 
 namespace pairs {
 
-constexpr uint32_t MAX_SYMBOLS = 4096;        // terminals + pair symbols
+// Terminals + pair symbols: the rules store symbols as u16. Format version 8 raised this from
+// 4096: on KBNvKR's and KBPvKR's WDL the grammar goes on finding pairs worth a rule up to
+// 16000-40000 symbols (FORMAT.md, "More symbols and 64-byte blocks").
+constexpr uint32_t MAX_SYMBOLS = 65535;
 constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;  // positions one symbol stands for
 constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;   // positions one block covers
 constexpr int MAX_CODE_BITS = 24;                 // longest Huffman code
 constexpr uint32_t MIN_BLOCK_BYTES = 8, MAX_BLOCK_BYTES = 4096;  // bytes per block
-// The writer's candidates. A probe decodes half a block on average: 32-byte blocks probe about
-// 70 ns faster than 64-byte ones and cost 8 % more bytes (FORMAT.md); 16 bytes are smaller
-// still where symbols are long (the writer keeps the smaller payload).
-inline const std::vector<uint32_t> DEFAULT_BLOCK_BYTES = {16, 32};
+// The writer's candidates; it keeps the smallest payload, in practice 64 bytes: one cache line
+// (blocks start on a multiple of 64 bytes). A probe decodes half a block on average, so
+// 64-byte blocks probe slower than 32-byte ones (FORMAT.md, "More symbols and 64-byte
+// blocks", for the figures) and save 7-9 % of a WDL section; 16 or 32 bytes are smaller where
+// symbols are long and a block reaches MAX_BLOCK_POSITIONS before it is full.
+inline const std::vector<uint32_t> DEFAULT_BLOCK_BYTES = {16, 32, 64};
 
 // The fixed part at the start of a PAIRS section's payload.
 struct Header {
@@ -53,9 +58,10 @@ constexpr uint32_t BLOCK_HEADER_BITS = 16;
 
 // Compresses `n` codes (packed `bits` per position as table_file.h's code_at reads them, all
 // below `num_terminals`) into a PAIRS payload, with the block size of `block_candidates` that
-// makes it smallest. Uses up to `threads` threads.
+// makes it smallest, and a grammar of at most `max_symbols` symbols. Uses up to `threads` threads.
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES);
+                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES,
+                                  uint32_t max_symbols = pairs::MAX_SYMBOLS);
 
 // A validated PAIRS payload inside a mapping (which must outlive it).
 class PairsReader {
@@ -104,15 +110,15 @@ private:
     int min_bits_ = 0, max_bits_ = 0;
     // The codes of at most LUT_BITS bits, by the next LUT_BITS bits of a block (bits 0 for a
     // longer code, or none), with the symbol's positions: a walk through a block touches
-    // nothing else. Packed in 32 bits, so the table of a section is 16 KiB: code bits (5),
-    // symbol (12), positions - 1 (15).
+    // nothing else. Packed in 64 bits, so the table of a section is 32 KiB: code bits (5),
+    // symbol (16), positions - 1 (15).
     struct Short {
-        uint32_t packed;
-        uint32_t bits() const { return packed & 31; }
-        uint32_t symbol() const { return (packed >> 5) & 4095; }
-        uint32_t length() const { return (packed >> 17) + 1; }
+        uint64_t packed;
+        uint32_t bits() const { return uint32_t(packed & 31); }
+        uint32_t symbol() const { return uint32_t(packed >> 5) & 0xFFFF; }
+        uint32_t length() const { return uint32_t(packed >> 21) + 1; }
     };
-    static_assert(pairs::MAX_SYMBOLS <= 4096 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS < 32);
+    static_assert(pairs::MAX_SYMBOLS <= 65536 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS < 32);
     static constexpr int LUT_BITS = 12;
     std::vector<Short> lut_;
     const uint8_t* index_ = nullptr;   // u32 block, u16 offset per entry

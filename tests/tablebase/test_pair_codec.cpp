@@ -3,6 +3,7 @@
 // parser or answered with "corrupt", never read outside their bytes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -63,6 +64,21 @@ std::vector<Stream> streams(int bits) {
     return out;
 }
 
+// 6000 random words of 8 codes, each used 10 times in random order: a grammar of more than 4096
+// symbols (format version 8), many of them with short codes.
+std::vector<uint8_t> many_words(uint32_t terminals) {
+    std::mt19937_64 rng(terminals);
+    std::vector<std::vector<uint8_t>> words(6000, std::vector<uint8_t>(8));
+    for (auto& w : words)
+        for (auto& c : w) c = uint8_t(rng() % terminals);
+    std::vector<uint32_t> order;
+    for (uint32_t k = 0; k < 10 * words.size(); ++k) order.push_back(k % words.size());
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<uint8_t> codes;
+    for (uint32_t k : order) codes.insert(codes.end(), words[k].begin(), words[k].end());
+    return codes;
+}
+
 }  // namespace
 
 TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs]") {
@@ -108,6 +124,33 @@ TEST_CASE("the pair codec finds repeated patterns, not only runs", "[tb][pairs]"
     const auto payload = encode_pairs(packed.data(), 2, s.codes.size(), s.terminals, 1);
     INFO(payload.size() << " bytes for " << packed.size() << " packed");
     CHECK(payload.size() * 3 < packed.size());
+}
+
+TEST_CASE("the pair codec's grammar grows past 4096 symbols where pairs keep paying", "[tb][pairs]") {
+    const uint32_t terminals = 200;
+    const std::vector<uint8_t> codes = many_words(terminals);
+    const uint64_t n = codes.size();
+    const std::vector<uint8_t> packed = pack(codes, 8);
+    const auto payload = encode_pairs(packed.data(), 8, n, terminals, 2);
+    pairs::Header h;
+    std::memcpy(&h, payload.data(), sizeof h);
+    INFO(h.num_symbols << " symbols, " << payload.size() << " bytes for " << packed.size() << " packed");
+    CHECK(h.num_symbols > 4096);
+    CHECK(h.num_symbols <= pairs::MAX_SYMBOLS);
+    CHECK(payload.size() * 4 < packed.size() * 3);  // the repeated words pay for their rules
+    std::string why;
+    const auto r = PairsReader::parse(payload.data(), payload.size(), n, terminals, &why);
+    INFO(why);
+    REQUIRE(r);
+    std::vector<uint8_t> whole(packed.size(), 0);
+    REQUIRE(r->decode_all(whole.data(), 8, 2, 777));
+    CHECK(whole == packed);
+    uint64_t wrong = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        uint32_t code = 999;
+        wrong += !r->code_at(i, code) || code != codes[i];
+    }
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {

@@ -179,6 +179,9 @@ TEST_CASE("a storage order that is no order of the table's digits, in an older f
     const fs::path dir = test::scratch_dir("order-bad");
     GenerationInfo info;
     info.threads = 2;
+    // No WDL section flagged for queen promotions (version 7), so that the version-3 file below
+    // is refused for its storage order alone.
+    info.promotion_resolved_wdl = false;
     generate_and_write({"KPvK"}, dir, info);  // three digits: P K k
     const Material m = *Material::parse("KPvK");
     // Sets the storage order of the section for (metric, side) in a copy of `kind`'s file, and
