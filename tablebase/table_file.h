@@ -82,6 +82,7 @@ public:
     FileKind kind() const { return FileKind(header_.kind); }
     uint64_t positions() const { return header_.positions; }
     uint64_t write_id() const { return header_.write_id; }
+    uint32_t version() const { return header_.version; }
     size_t file_size() const { return file_.size(); }
     // Unique among the files opened by this process (keys of the decoded-block caches).
     uint64_t uid() const { return uid_; }

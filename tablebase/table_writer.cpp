@@ -187,6 +187,7 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, Cel
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     plan.estimate_only = false;
+    plan.pair_max_symbols = SAMPLE_MAX_SYMBOLS;
     auto estimate = [&](const StorageOrder& order, const uint64_t sample[2]) -> uint64_t {
         std::vector<std::pair<uint64_t, uint64_t>> stretches;  // [begin, end) of stored positions
         if (sample[0] * sample[1] >= n) {
@@ -624,7 +625,8 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
     r.already_current = true;
     for (const Section& s : old->sections()) {
         wide |= s.bits() > 8;
-        r.already_current &= s.bits() == 0 || s.bits() > 8 || s.pairs.has_value();
+        r.already_current &=
+            s.bits() == 0 || s.bits() > 8 || (s.pairs.has_value() && old->version() >= LARGE_GRAMMAR_VERSION);
     }
     if (wide && !r.already_current) return fail("a section of 16-bit codes has no pair form: file left as it is");
     if (r.already_current) {

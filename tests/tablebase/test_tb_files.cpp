@@ -3,6 +3,7 @@
 // must be generated again.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <random>
 
 #include "engine/core/movegen.h"
@@ -234,6 +235,51 @@ TEST_CASE("tb recompress turns LZ4 sections into PAIRS ones with the same codes"
             CHECK(got->dtz[c] == generated.find(m)->dtz[c]);
         }
     }
+}
+
+TEST_CASE("tb recompress encodes again the pair sections of files older than version 8", "[tb][files][recompress]") {
+    // A file marked version 7 holds a grammar of at most 4096 symbols: recompressing it gives the
+    // larger grammars of version 8, the same codes, and the same write id.
+    const fs::path dir = test::scratch_dir("recompress-v7");
+    const Material m = *Material::parse("KRvKP");
+    const TableIndex index(m);
+    for (const char* sub : {"KRvKP.pytw", "KRvKP.pytd"}) test::copy_table_file(sub, dir);
+    const fs::path path = table_file_path(dir, m, FileKind::WDL);
+    auto bytes = test::read_bytes(path);
+    FileHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    h.version = LARGE_GRAMMAR_VERSION - 1;
+    std::memcpy(bytes.data(), &h, sizeof h);
+    test::fix_checksums(bytes);
+    test::write_bytes(path, bytes);
+    auto codes_of = [&](const TableFile& f) {
+        std::vector<std::vector<uint8_t>> out;
+        for (const Section& s : f.sections()) {
+            out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
+            REQUIRE(f.decode_section(s, out.back().data()));
+        }
+        return out;
+    };
+    std::string error;
+    auto old = TableFile::open(path, index, FileKind::WDL, &error);
+    REQUIRE(old);
+    REQUIRE(old->version() == LARGE_GRAMMAR_VERSION - 1);
+    const auto old_codes = codes_of(*old);
+    const uint64_t write_id = old->write_id();
+    old.reset();
+
+    RecompressResult r;
+    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
+    CHECK_FALSE(r.already_current);
+    auto now = TableFile::open(path, index, FileKind::WDL, &error);
+    REQUIRE(now);
+    CHECK(now->version() == FORMAT_VERSION);
+    CHECK(now->write_id() == write_id);
+    CHECK(codes_of(*now) == old_codes);
+    now.reset();
+    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
+    CHECK(r.already_current);
+    CHECK(table_files_valid(dir, m, &error));
 }
 
 TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info]") {
