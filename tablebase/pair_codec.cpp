@@ -511,18 +511,19 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     if (payload_bytes(h) != size) return fail("pair section size");
 
     const uint8_t* p = data + sizeof(Header);
-    r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
+    r.rules_.assign(h.num_symbols, Rule{0, 0, 0, -1});
     r.length_.assign(h.num_symbols, 1);
     r.uniform_.assign(h.num_symbols, -1);
     for (uint32_t s = 0; s < h.num_terminals; ++s) r.uniform_[s] = int16_t(s);
     for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
-        Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0};
+        Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0, -1};
         if (rule.left >= s || rule.right >= s) return fail("pair section rule");
-        rule.left_length = r.length_[rule.left];
-        r.rules_[s] = rule;
-        r.uniform_[s] = r.uniform_[rule.left] == r.uniform_[rule.right] ? r.uniform_[rule.left] : int16_t(-1);
         r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
         if (r.length_[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+        rule.left_length = uint16_t(r.length_[rule.left]);
+        r.uniform_[s] = r.uniform_[rule.left] == r.uniform_[rule.right] ? r.uniform_[rule.left] : int16_t(-1);
+        rule.uniform = r.uniform_[s];
+        r.rules_[s] = rule;
     }
     uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
     uint64_t kraft = 0;
@@ -559,7 +560,7 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
             const uint32_t code = r.first_[l] + k, span = 1u << (LUT_BITS - l);
             for (uint32_t x = 0; x < span; ++x)
                 r.lut_[(code << (LUT_BITS - l)) | x] =
-                    Short{uint64_t(r.length_[symbol] - 1) << 21 | uint64_t(symbol) << 5 | uint64_t(l)};
+                    Short{std::min(r.length_[symbol] - 1, LONG_SYMBOL) << 21 | uint32_t(symbol) << 5 | uint32_t(l)};
         }
     p += h.num_symbols;
 
@@ -604,7 +605,7 @@ int PairsReader::decode_code(uint64_t w, uint32_t& length, uint32_t& bits) const
     const Short e = lut_[w >> (64 - LUT_BITS)];
     if (e.bits()) {  // most codes are short: one lookup
         bits = e.bits();
-        length = e.length();
+        length = e.length_field() == LONG_SYMBOL ? length_[e.symbol()] : e.length_field() + 1;
         return int(e.symbol());
     }
     const int l = long_code_bits(w);
@@ -658,6 +659,10 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     if (s < 0) return false;
     while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code
         const Rule& r = rules_[s];
+        if (r.uniform >= 0) {  // one code throughout (a run): no need to go further
+            s = r.uniform;
+            break;
+        }
         if (local < r.left_length) {
             s = r.left;
         } else {
