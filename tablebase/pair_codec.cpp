@@ -160,6 +160,17 @@ struct PairRule {
     uint16_t left, right;
 };
 
+// Makes the pair (a, b) a new symbol, which this round's pass puts wherever a is followed by b
+// (right_of and new_of are by left symbol: a round's pairs have different left symbols).
+void add_rule(uint32_t a, uint32_t b, std::vector<PairRule>& rules, std::vector<uint32_t>& length,
+              std::vector<int32_t>& right_of, std::vector<int32_t>& new_of) {
+    right_of[a] = int32_t(b);
+    new_of[a] = int32_t(rules.size());
+    rules.push_back({uint16_t(a), uint16_t(b)});
+    const uint32_t positions = length[a] + length[b];
+    length.push_back(positions);
+}
+
 // The grammar's second stage, from FULL_RECOUNT_SYMBOLS symbols on: the stream is short by then
 // and a round adds a few dozen symbols, so recounting every pair each round, as the first stage
 // does, took 20 times as long as the first stage (KBPvKR's WDL: 221 s against 12 s). Here the
@@ -204,10 +215,7 @@ void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules
             }
             role[a] |= 1;
             role[b] |= 2;
-            right_of[a] = int32_t(b);
-            new_of[a] = int32_t(rules.size());
-            rules.push_back({uint16_t(a), uint16_t(b)});
-            length.push_back(length[a] + length[b]);
+            add_rule(a, b, rules, length, right_of, new_of);
             ++added;
         }
         if (!added) break;
@@ -407,10 +415,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
             const uint32_t a = key >> 16, b = key & 0xFFFF;
             if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
             used[a] = used[b] = 1;
-            right_of[a] = int32_t(b);
-            new_of[a] = int32_t(rules.size());
-            rules.push_back({uint16_t(a), uint16_t(b)});
-            length.push_back(length[a] + length[b]);
+            add_rule(a, b, rules, length, right_of, new_of);
             ++added;
         }
         if (!added) break;

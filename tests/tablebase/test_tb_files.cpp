@@ -31,6 +31,16 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     return test::generate_and_write(names, dir, GenerationInfo{1.25, 2, nullptr, codec, codec});
 }
 
+// A file's codes, section by section.
+std::vector<std::vector<uint8_t>> section_codes(const TableFile& f) {
+    std::vector<std::vector<uint8_t>> out;
+    for (const Section& s : f.sections()) {
+        out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
+        REQUIRE(f.decode_section(s, out.back().data()));
+    }
+    return out;
+}
+
 // Index i of a table as a Position (no castling, no en passant).
 bool to_position(const TableIndex& index, uint64_t i, Color stm, Position& pos) {
     const std::string fen = index_fen(index, i, stm);
@@ -194,21 +204,12 @@ TEST_CASE("tb recompress turns LZ4 sections into PAIRS ones with the same codes"
             INFO(name << (kind == FileKind::WDL ? " WDL" : " DTM/DTZ"));
             std::string error;
             const auto path = table_file_path(dir, m, kind);
-            // The old file's codes, section by section.
-            auto codes_of = [&](const TableFile& f) {
-                std::vector<std::vector<uint8_t>> out;
-                for (const Section& s : f.sections()) {
-                    out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
-                    REQUIRE(f.decode_section(s, out.back().data()));
-                }
-                return out;
-            };
             auto old = TableFile::open(path, index, kind, &error);
             REQUIRE(old);
             int lz4_sections = 0;
             for (const Section& s : old->sections()) lz4_sections += s.bits() && !s.pairs;
             REQUIRE(lz4_sections > 0);
-            const auto old_codes = codes_of(*old);
+            const auto old_codes = section_codes(*old);
             const uint64_t write_id = old->write_id();
             old.reset();
 
@@ -220,7 +221,7 @@ TEST_CASE("tb recompress turns LZ4 sections into PAIRS ones with the same codes"
             REQUIRE(now);
             for (const Section& s : now->sections()) CHECK((s.bits() == 0 || s.pairs));
             CHECK(now->write_id() == write_id);  // the two files still pair
-            CHECK(codes_of(*now) == old_codes);
+            CHECK(section_codes(*now) == old_codes);
             CHECK(now->statistics().has_value() == (kind == FileKind::WDL));
 
             REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));  // a second time: nothing to do
@@ -252,19 +253,11 @@ TEST_CASE("tb recompress encodes again the pair sections of files older than ver
     std::memcpy(bytes.data(), &h, sizeof h);
     test::fix_checksums(bytes);
     test::write_bytes(path, bytes);
-    auto codes_of = [&](const TableFile& f) {
-        std::vector<std::vector<uint8_t>> out;
-        for (const Section& s : f.sections()) {
-            out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
-            REQUIRE(f.decode_section(s, out.back().data()));
-        }
-        return out;
-    };
     std::string error;
     auto old = TableFile::open(path, index, FileKind::WDL, &error);
     REQUIRE(old);
     REQUIRE(old->version() == LARGE_GRAMMAR_VERSION - 1);
-    const auto old_codes = codes_of(*old);
+    const auto old_codes = section_codes(*old);
     const uint64_t write_id = old->write_id();
     old.reset();
 
@@ -275,7 +268,7 @@ TEST_CASE("tb recompress encodes again the pair sections of files older than ver
     REQUIRE(now);
     CHECK(now->version() == FORMAT_VERSION);
     CHECK(now->write_id() == write_id);
-    CHECK(codes_of(*now) == old_codes);
+    CHECK(section_codes(*now) == old_codes);
     now.reset();
     REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
     CHECK(r.already_current);
