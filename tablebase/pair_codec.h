@@ -113,8 +113,8 @@ private:
     // longer code, or none), with the symbol's positions: a walk through a block touches
     // nothing else. Packed in 32 bits, so the table of a section is 16 KiB: code bits (5),
     // symbol (16), positions - 1 (11 bits; LONG_SYMBOL for 2048 positions or more, then read
-    // from length_). With 64-bit entries (32 KiB), version 8's files probed 25-30 % slower
-    // than version 7's on a cold cache.
+    // from length_). With 64-bit entries (32 KiB) and no stop at uniform rules, version 8's
+    // files probed 28-36 % slower than version 7's on a cold cache (FORMAT.md).
     struct Short {
         uint32_t packed;
         uint32_t bits() const { return packed & 31; }
