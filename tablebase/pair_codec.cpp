@@ -178,11 +178,9 @@ void add_rule(uint32_t a, uint32_t b, std::vector<PairRule>& rules, std::vector<
 // holds the counts as they change (an entry whose count moved on is stale), and a round's pairs
 // may share a symbol as long as no pair's left symbol is another's and no pair's right symbol
 // is another's left: one left-to-right pass still replaces them unambiguously.
-void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length,
-                          uint32_t max_symbols) {
-    if (rules.size() >= max_symbols || x.size() < 2) return;
-    auto counts = counts_pool().take();
-    counts->clear();
+void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length) {
+    if (rules.size() >= pairs::MAX_SYMBOLS || x.size() < 2) return;
+    auto counts = counts_pool().take();  // empty
     for (size_t i = 0; i + 1 < x.size(); ++i) counts->add(x[i], x[i + 1], 1);
     using Entry = std::pair<uint32_t, uint32_t>;  // (count, pair key)
     std::priority_queue<Entry> heap;
@@ -194,12 +192,12 @@ void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules
         if (c >= MIN_PAIR_COUNT) heap.push({c, pair_key(a, b)});
     });
     std::vector<uint64_t> fresh;  // positions of the round's new symbols
-    while (rules.size() < max_symbols) {
+    while (rules.size() < pairs::MAX_SYMBOLS) {
         std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
         std::vector<uint8_t> role(rules.size(), 0);  // 1: left symbol of a chosen pair, 2: right
         std::vector<Entry> aside;                    // conflicting: for the next round
         uint32_t added = 0, best = 0;
-        while (!heap.empty() && added < PAIRS_PER_ROUND && rules.size() < max_symbols) {
+        while (!heap.empty() && added < PAIRS_PER_ROUND && rules.size() < pairs::MAX_SYMBOLS) {
             const Entry e = heap.top();
             const uint32_t a = e.second >> 16, b = e.second & 0xFFFF;
             if (counts->get(a, b) != e.first || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) {
@@ -367,11 +365,10 @@ uint64_t pairs::blocks_offset(const Header& h) {
 uint64_t pairs::payload_bytes(const Header& h) { return blocks_offset(h) + h.num_blocks * h.block_bytes; }
 
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates, uint32_t max_symbols) {
+                                  const std::vector<uint32_t>& block_candidates) {
     using pairs::blocks_offset;
     using pairs::payload_bytes;
-    if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty() ||
-        max_symbols > pairs::MAX_SYMBOLS)
+    if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
         throw std::invalid_argument("encode_pairs: bad arguments");
     for (uint32_t b : block_candidates)
         if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
@@ -389,7 +386,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
     for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
     std::vector<uint64_t> part(workers + 1);
-    while (rules.size() < std::min(max_symbols, FULL_RECOUNT_SYMBOLS)) {
+    while (rules.size() < FULL_RECOUNT_SYMBOLS) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
@@ -411,7 +408,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         std::vector<uint8_t> used(rules.size(), 0);
         uint32_t added = 0;
         for (const auto& [c, key] : candidates) {
-            if (added == PAIRS_PER_ROUND || rules.size() >= std::min(max_symbols, FULL_RECOUNT_SYMBOLS)) break;
+            if (added == PAIRS_PER_ROUND || rules.size() == FULL_RECOUNT_SYMBOLS) break;
             const uint32_t a = key >> 16, b = key & 0xFFFF;
             if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
             used[a] = used[b] = 1;
@@ -442,7 +439,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         x.resize(o);
     }
     for (auto& c : counts) counts_pool().give(std::move(c));
-    extend_incrementally(x, rules, length, max_symbols);
+    extend_incrementally(x, rules, length);
 
     const uint32_t num_symbols = uint32_t(rules.size());
     std::vector<uint64_t> freq(num_symbols, 0);

@@ -58,10 +58,9 @@ constexpr uint32_t BLOCK_HEADER_BITS = 16;
 
 // Compresses `n` codes (packed `bits` per position as table_file.h's code_at reads them, all
 // below `num_terminals`) into a PAIRS payload, with the block size of `block_candidates` that
-// makes it smallest, and a grammar of at most `max_symbols` symbols. Uses up to `threads` threads.
+// makes it smallest. Uses up to `threads` threads.
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES,
-                                  uint32_t max_symbols = pairs::MAX_SYMBOLS);
+                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES);
 
 // A validated PAIRS payload inside a mapping (which must outlive it).
 class PairsReader {

@@ -354,10 +354,9 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     return s;
 }
 
-void encode_pairs_section(EncodedSection& s, uint64_t n, int threads, const std::vector<uint32_t>& block_bytes,
-                          uint32_t max_symbols) {
+void encode_pairs_section(EncodedSection& s, uint64_t n, int threads, const std::vector<uint32_t>& block_bytes) {
     SectionHeader& h = s.header;
-    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads, block_bytes, max_symbols);
+    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads, block_bytes);
     pairs::Header ph;
     std::memcpy(&ph, s.data.data(), sizeof ph);
     h.codec = uint8_t(Codec::PAIRS);
@@ -373,7 +372,7 @@ void finish_section(EncodedSection& s, const SectionPlan& plan) {
     SectionHeader& h = s.header;
     if (h.code_bits == 0) return;
     if (uses_pairs(plan, h.code_bits)) {
-        encode_pairs_section(s, s.positions, plan.threads, plan.pair_block_bytes, plan.pair_max_symbols);
+        encode_pairs_section(s, s.positions, plan.threads, plan.pair_block_bytes);
         return;
     }
     const uint32_t block_bytes = uint32_t(uint64_t(h.block_positions) * h.code_bits / 8);

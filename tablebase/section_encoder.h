@@ -43,7 +43,6 @@ struct SectionPlan {
     // A section of more than 8-bit codes (over 256 symbols) stays LZ4.
     Codec codec = Codec::LZ4;
     std::vector<uint32_t> pair_block_bytes = pairs::DEFAULT_BLOCK_BYTES;
-    uint32_t pair_max_symbols = pairs::MAX_SYMBOLS;  // the grammar's limit
     // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes and the
     // chosen block size; finish_section() then compresses the whole stream.
     bool estimate_only = false;
@@ -82,7 +81,6 @@ inline uint64_t encoded_bytes(const EncodedSection& s) {
 // Makes `s` a PAIRS section of its packed `codes` (code_bits 1-8) of `positions` positions,
 // keeping its metric, side, context, flags and symbols; the smallest of `block_bytes` wins.
 void encode_pairs_section(EncodedSection& s, uint64_t positions, int threads,
-                          const std::vector<uint32_t>& block_bytes = pairs::DEFAULT_BLOCK_BYTES,
-                          uint32_t max_symbols = pairs::MAX_SYMBOLS);
+                          const std::vector<uint32_t>& block_bytes = pairs::DEFAULT_BLOCK_BYTES);
 
 }  // namespace pythia::tb

@@ -172,9 +172,6 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of) {
 // shorter). Both are {segments, positions per segment}. On KBNvKN's White-to-move DTM the small
 // sample alone picked an order 7 % larger than the large sample's pick.
 constexpr uint64_t SMALL_SAMPLE[2] = {64, 32768}, LARGE_SAMPLE[2] = {256, 65536};
-// The samples' grammar stops at format version 7's limit: ranking orders needs no more, and the
-// rounds past it took most of the time of a rewrite (KBNvKR: FORMAT.md, "More symbols").
-constexpr uint32_t SAMPLE_MAX_SYMBOLS = 4096;
 constexpr size_t FINALISTS = 4;
 
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
@@ -187,7 +184,6 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, Cel
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     plan.estimate_only = false;
-    plan.pair_max_symbols = SAMPLE_MAX_SYMBOLS;
     auto estimate = [&](const StorageOrder& order, const uint64_t sample[2]) -> uint64_t {
         std::vector<std::pair<uint64_t, uint64_t>> stretches;  // [begin, end) of stored positions
         if (sample[0] * sample[1] >= n) {
