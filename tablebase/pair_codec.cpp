@@ -515,16 +515,15 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     const uint8_t* p = data + sizeof(Header);
     r.rules_.assign(h.num_symbols, Rule{0, 0, 0, -1});
     r.length_.assign(h.num_symbols, 1);
-    r.uniform_.assign(h.num_symbols, -1);
-    for (uint32_t s = 0; s < h.num_terminals; ++s) r.uniform_[s] = int16_t(s);
+    for (uint32_t s = 0; s < h.num_terminals; ++s) r.rules_[s].uniform = int16_t(s);  // a code is its own run
     for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
         Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0, -1};
         if (rule.left >= s || rule.right >= s) return fail("pair section rule");
         r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
         if (r.length_[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
         rule.left_length = uint16_t(r.length_[rule.left]);
-        r.uniform_[s] = r.uniform_[rule.left] == r.uniform_[rule.right] ? r.uniform_[rule.left] : int16_t(-1);
-        rule.uniform = r.uniform_[s];
+        const int16_t left_run = r.rules_[rule.left].uniform;
+        rule.uniform = left_run == r.rules_[rule.right].uniform ? left_run : int16_t(-1);
         r.rules_[s] = rule;
     }
     uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
@@ -755,8 +754,8 @@ bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk
                             w |= word[t] << (at & 7);
                             std::memcpy(chunk.data() + (at >> 3), &w, 8);
                             i += length_[t];
-                        } else if (uniform_[t] >= 0) {
-                            fill_codes(chunk.data(), bits, i, length_[t], uint32_t(uniform_[t]));
+                        } else if (rules_[t].uniform >= 0) {
+                            fill_codes(chunk.data(), bits, i, length_[t], uint32_t(rules_[t].uniform));
                             i += length_[t];
                         } else {
                             stack[top++] = rules_[t].right;

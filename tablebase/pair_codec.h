@@ -100,9 +100,8 @@ private:
     uint32_t block_positions(uint64_t b) const;
 
     pairs::Header h_{};
-    std::vector<Rule> rules_;       // by symbol (terminals unused)
+    std::vector<Rule> rules_;       // by symbol (of a terminal only its uniform, the terminal itself)
     std::vector<uint32_t> length_;  // positions per symbol
-    std::vector<int16_t> uniform_;  // the code a symbol repeats throughout, or -1
     std::vector<uint16_t> sorted_;  // coded symbols by (code length, symbol)
     uint64_t limit_[pairs::MAX_CODE_BITS + 2] = {};  // left-justified end of the codes of each length
     uint32_t first_[pairs::MAX_CODE_BITS + 2] = {};  // first code of each length
