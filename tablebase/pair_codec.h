@@ -19,8 +19,8 @@ namespace pythia::tb {
 namespace pairs {
 
 // Terminals + pair symbols: the rules store symbols as u16. Format version 8 raised this from
-// 4096: on KBNvKR's and KBPvKR's WDL the grammar goes on finding pairs worth a rule up to
-// 16000-40000 symbols (FORMAT.md, "More symbols and 64-byte blocks").
+// 4096: KBNvKR's WDL grammars end by themselves at 13 632 and 18 837 symbols, KBPvKR's reach
+// the limit (FORMAT.md, "Larger grammars and 64-byte blocks").
 constexpr uint32_t MAX_SYMBOLS = 65535;
 constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;  // positions one symbol stands for
 constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;   // positions one block covers
@@ -28,8 +28,8 @@ constexpr int MAX_CODE_BITS = 24;                 // longest Huffman code
 constexpr uint32_t MIN_BLOCK_BYTES = 8, MAX_BLOCK_BYTES = 4096;  // bytes per block
 // The writer's candidates; it keeps the smallest payload, in practice 64 bytes: one cache line
 // (blocks start on a multiple of 64 bytes). A probe decodes half a block on average, so
-// 64-byte blocks probe slower than 32-byte ones (FORMAT.md, "More symbols and 64-byte
-// blocks", for the figures) and save 7-9 % of a WDL section; 16 or 32 bytes are smaller where
+// 64-byte blocks probe slower than 32-byte ones (FORMAT.md, "Larger grammars and 64-byte
+// blocks", for the figures) and save 6-7 % of a WDL section; 16 or 32 bytes are smaller where
 // symbols are long and a block reaches MAX_BLOCK_POSITIONS before it is full.
 inline const std::vector<uint32_t> DEFAULT_BLOCK_BYTES = {16, 32, 64};
 
