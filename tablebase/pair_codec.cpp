@@ -512,19 +512,23 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     if (payload_bytes(h) != size) return fail("pair section size");
 
     const uint8_t* p = data + sizeof(Header);
-    r.rules_.assign(h.num_symbols, Rule{0, 0, 0, -1});
-    r.length_.assign(h.num_symbols, 1);
-    for (uint32_t s = 0; s < h.num_terminals; ++s) r.rules_[s].uniform = int16_t(s);  // a code is its own run
+    // Each symbol's positions and the code it repeats throughout (-1 if none); the readers'
+    // tables show a run as its code (`shown`).
+    std::vector<uint32_t> length(h.num_symbols, 1);
+    std::vector<int32_t> run(h.num_symbols, -1);
+    for (uint32_t s = 0; s < h.num_terminals; ++s) run[s] = int32_t(s);  // a code is its own run
+    auto shown = [&](uint32_t s) { return uint16_t(run[s] >= 0 ? uint32_t(run[s]) : s); };
+    r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
     for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
-        Rule rule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2), 0, -1};
-        if (rule.left >= s || rule.right >= s) return fail("pair section rule");
-        r.length_[s] = r.length_[rule.left] + r.length_[rule.right];
-        if (r.length_[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
-        rule.left_length = uint16_t(r.length_[rule.left]);
-        const int16_t left_run = r.rules_[rule.left].uniform;
-        rule.uniform = left_run == r.rules_[rule.right].uniform ? left_run : int16_t(-1);
-        r.rules_[s] = rule;
+        const uint16_t left = read_at<uint16_t>(p), right = read_at<uint16_t>(p + 2);
+        if (left >= s || right >= s) return fail("pair section rule");
+        length[s] = length[left] + length[right];
+        if (length[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+        run[s] = run[left] == run[right] ? run[left] : -1;
+        r.rules_[s] = Rule{shown(left), shown(right), uint16_t(length[left])};
     }
+    r.length_.resize(h.num_symbols);
+    for (uint32_t s = 0; s < h.num_symbols; ++s) r.length_[s] = uint16_t(length[s] - 1);
     uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
     uint64_t kraft = 0;
     for (uint32_t s = 0; s < h.num_symbols; ++s) {
@@ -536,32 +540,18 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         }
     }
     if (kraft == 0 || kraft > (1ull << pairs::MAX_CODE_BITS)) return fail("pair section code lengths");
-    r.min_bits_ = pairs::MAX_CODE_BITS;
     for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
-        if (count[l]) {
-            r.min_bits_ = std::min(r.min_bits_, l);
-            r.max_bits_ = l;
-        }
+        if (count[l]) r.max_bits_ = uint32_t(l);
     uint32_t code = 0, at = 0;
     for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l) {
-        r.first_[l] = code;
-        r.offset_[l] = at;
-        r.limit_[l] = uint64_t(code + count[l]) << (pairs::MAX_CODE_BITS - l);
+        r.base_[l] = at - code;
+        r.limit_[l - 1] = (code + count[l]) << (pairs::MAX_CODE_BITS - l);
         at += count[l];
         code = (code + count[l]) << 1;
     }
     for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
         for (uint32_t s = 0; s < h.num_symbols; ++s)
-            if (p[s] == l) r.sorted_.push_back(uint16_t(s));
-    r.lut_.assign(1u << LUT_BITS, Short{0});
-    for (int l = 1; l <= LUT_BITS; ++l)
-        for (uint32_t k = 0; k < count[l]; ++k) {
-            const uint16_t symbol = r.sorted_[r.offset_[l] + k];
-            const uint32_t code = r.first_[l] + k, span = 1u << (LUT_BITS - l);
-            for (uint32_t x = 0; x < span; ++x)
-                r.lut_[(code << (LUT_BITS - l)) | x] =
-                    Short{std::min(r.length_[symbol] - 1, LONG_SYMBOL) << 21 | uint32_t(symbol) << 5 | uint32_t(l)};
-        }
+            if (p[s] == l) r.coded_.push_back(uint32_t(shown(s)) | (length[s] - 1) << 16);
     p += h.num_symbols;
 
     r.index_ = p;
@@ -589,55 +579,39 @@ void PairsReader::copy_block(uint64_t b, uint8_t* buffer) const {
     std::memset(buffer + h_.block_bytes, 0, 8);
 }
 
-int PairsReader::long_code_bits(uint64_t w) const {
-    // The first length whose codes end above the bits: the limits do not decrease, so it is
-    // one more than the number of limits at or below them, counted without branches. Below the
-    // short codes' end, or above every code, the bits are no code (an incomplete code, in a
-    // corrupt file).
-    const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
-    if (v < limit_[LUT_BITS]) return -1;
-    int l = LUT_BITS + 1;
-    for (int k = LUT_BITS + 1; k <= pairs::MAX_CODE_BITS; ++k) l += v >= limit_[k];
-    return l > max_bits_ ? -1 : l;
-}
-
-int PairsReader::decode_code(uint64_t w, uint32_t& length, uint32_t& bits) const {
-    const Short e = lut_[w >> (64 - LUT_BITS)];
-    if (e.bits()) {  // most codes are short: one lookup
-        bits = e.bits();
-        length = e.length_field() == LONG_SYMBOL ? length_[e.symbol()] : e.length_field() + 1;
-        return int(e.symbol());
-    }
-    const int l = long_code_bits(w);
-    if (l < 0) return -1;
-    const uint64_t v = w >> (64 - pairs::MAX_CODE_BITS);
-    const uint16_t s = sorted_[offset_[l] + uint32_t(v >> (pairs::MAX_CODE_BITS - l)) - first_[l]];
-    bits = uint32_t(l);
-    length = length_[s];
-    return s;
+int PairsReader::decode_code(uint64_t w, uint32_t& bits) const {
+    const uint32_t v = uint32_t(w >> (64 - pairs::MAX_CODE_BITS));
+    uint32_t l = 1;
+    for (int k = 0; k < pairs::MAX_CODE_BITS; ++k) l += v >= limit_[k];
+    if (l > max_bits_) return -1;  // above every code: an incomplete code, in a corrupt file
+    bits = l;
+    return int(base_[l] + (v >> (pairs::MAX_CODE_BITS - l)));
 }
 
 int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const {
     if (bit >= h_.block_bytes * 8) return -1;
     uint32_t bits;
-    const int s = decode_code(load_be64(block + (bit >> 3)) << (bit & 7), length, bits);
-    if (s >= 0) bit += bits;
-    return s;
+    const int k = decode_code(load_be64(block + (bit >> 3)) << (bit & 7), bits);
+    if (k < 0) return -1;
+    bit += bits;
+    length = (coded_[k] >> 16) + 1;
+    return int(coded_[k] & 0xFFFF);
 }
 
 int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
-    // The codes come from a 64-bit window loaded at most every 33 bits, so the chain from one
-    // code to the next is one table lookup and one shift (codes past the block's end read its
-    // zero padding, and the next load refuses them).
+    // The codes come from a 64-bit window loaded at most every 33 bits. A code's length needs
+    // no load, so the loads of consecutive codes' positions overlap (codes past the block's end
+    // read its zero padding, and the next load refuses them).
     const uint32_t end = h_.block_bytes * 8;
     for (uint32_t bit = pairs::BLOCK_HEADER_BITS; bit < end;) {
         uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
         uint32_t used = 0;
         do {
-            uint32_t length, bits;
-            const int s = decode_code(w, length, bits);  // used <= 33: 24 valid bits
-            if (s < 0) return -1;
-            if (local < length) return s;
+            uint32_t bits;
+            const int k = decode_code(w, bits);  // used <= 33: 24 valid bits
+            if (k < 0) return -1;
+            const uint32_t entry = coded_[k], length = (entry >> 16) + 1;
+            if (local < length) return int(entry & 0xFFFF);
             local -= length;
             w <<= bits;
             used += bits;
@@ -657,12 +631,8 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     copy_block(b, buffer);
     int s = symbol_at(buffer, local);
     if (s < 0) return false;
-    while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code
+    while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code or run
         const Rule& r = rules_[s];
-        if (r.uniform >= 0) {  // one code throughout (a run): no need to go further
-            s = r.uniform;
-            break;
-        }
         if (local < r.left_length) {
             s = r.left;
         } else {
@@ -697,18 +667,27 @@ void fill_codes(uint8_t* out, int bits, uint64_t i, uint64_t n, uint32_t code) {
 
 bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk_positions) const {
     if (bits < 1 || bits > 8) return false;
-    // Symbols of at most 56 bits of codes are written whole, as a 64-bit OR (a byte-aligned
-    // word holds them at any bit offset); longer ones repeating one code as runs; others are
-    // expanded depth first (the stack never holds more than the tree is deep, plus one).
+    // Pieces (a symbol, or a run of one code, with its positions) of at most 56 bits of codes
+    // are written whole, as a 64-bit OR (a byte-aligned word holds them at any bit offset);
+    // longer runs with fill_codes; other symbols are expanded depth first (the stack never
+    // holds more than the tree is deep, plus one).
     constexpr uint32_t WORD_BITS = 56;
-    auto fits = [&](uint32_t t) { return uint64_t(length_[t]) * bits <= WORD_BITS; };
-    std::vector<uint64_t> word(h_.num_symbols, 0);
-    for (uint32_t t = 0; t < h_.num_symbols; ++t) {
-        if (!fits(t)) continue;
-        word[t] = t < h_.num_terminals
-                      ? t
-                      : word[rules_[t].left] | word[rules_[t].right] << (rules_[t].left_length * bits);
+    const uint32_t terminals = h_.num_terminals;
+    auto fits = [&](uint32_t n) { return uint64_t(n) * bits <= WORD_BITS; };
+    uint64_t ones[WORD_BITS + 1] = {};  // n codes 1: a run of n codes c is c * ones[n] (no carries)
+    for (uint32_t n = 1; n * bits <= WORD_BITS; ++n) ones[n] = ones[n - 1] | uint64_t(1) << ((n - 1) * bits);
+    auto run_word = [&](uint32_t code, uint32_t n) { return uint64_t(code) * ones[n]; };
+    std::vector<uint64_t> word(h_.num_symbols, 0);  // of the pair symbols that fit
+    auto piece_word = [&](uint32_t t, uint32_t n) { return t < terminals ? run_word(t, n) : word[t]; };
+    for (uint32_t t = terminals; t < h_.num_symbols; ++t) {
+        const uint32_t n = length_[t] + 1u, left = rules_[t].left_length;
+        if (fits(n))
+            word[t] = piece_word(rules_[t].left, left) | piece_word(rules_[t].right, n - left) << (left * bits);
     }
+    struct Piece {
+        uint16_t symbol;
+        uint16_t positions_minus_1;
+    };
     // Chunks of whole blocks, decoded in parallel, each into a buffer of its own bytes: only a
     // chunk's first and last byte can hold codes of a neighbour, and those are OR-ed in atomically.
     std::vector<uint64_t> chunk_block{0}, chunk_first{0};
@@ -724,7 +703,7 @@ bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk
     std::atomic<bool> ok{true};
     parallel_for(chunk_block.size() - 1, threads, 1, [&](uint64_t c0, uint64_t c1, int) {
         std::vector<uint8_t> chunk;
-        std::vector<uint16_t> stack(h_.num_symbols + 1);
+        std::vector<Piece> stack(h_.num_symbols + 1);
         uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
         for (uint64_t c = c0; c < c1 && ok; ++c) {
             const uint64_t first_byte = chunk_first[c] * bits >> 3, end_byte = (chunk_first[c + 1] * bits + 7) >> 3;
@@ -743,22 +722,24 @@ bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk
                     }
                     left -= length;
                     size_t top = 0;
-                    stack[top++] = uint16_t(s);
+                    stack[top++] = Piece{uint16_t(s), uint16_t(length - 1)};
                     while (top) {
-                        const uint16_t t = stack[--top];
+                        const Piece piece = stack[--top];
+                        const uint32_t t = piece.symbol, n = piece.positions_minus_1 + 1u;
                         const uint64_t at = i * bits;
-                        if (fits(t)) {
+                        if (fits(n)) {
                             uint64_t w;
                             std::memcpy(&w, chunk.data() + (at >> 3), 8);
-                            w |= word[t] << (at & 7);
+                            w |= piece_word(t, n) << (at & 7);
                             std::memcpy(chunk.data() + (at >> 3), &w, 8);
-                            i += length_[t];
-                        } else if (rules_[t].uniform >= 0) {
-                            fill_codes(chunk.data(), bits, i, length_[t], uint32_t(rules_[t].uniform));
-                            i += length_[t];
+                            i += n;
+                        } else if (t < terminals) {
+                            fill_codes(chunk.data(), bits, i, n, t);
+                            i += n;
                         } else {
-                            stack[top++] = rules_[t].right;
-                            stack[top++] = rules_[t].left;
+                            const Rule& r = rules_[t];
+                            stack[top++] = Piece{r.right, uint16_t(n - r.left_length - 1)};
+                            stack[top++] = Piece{r.left, uint16_t(r.left_length - 1)};
                         }
                     }
                 }

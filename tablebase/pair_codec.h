@@ -80,49 +80,41 @@ public:
     const pairs::Header& header() const { return h_; }
 
 private:
+    // A pair symbol's rule as probes read it. A child that repeats one code throughout (a run)
+    // is replaced by that code, so a descent ends where the run starts, one load earlier; the
+    // child's positions are still left_length, or the parent's positions less left_length.
     struct Rule {
         uint16_t left, right;
         uint16_t left_length;  // positions of the left part (< 32768): one load per step of a descent
-        int16_t uniform;       // the code the symbol repeats throughout, or -1: the descent stops there
     };
-    // The symbol whose Huffman code is at the top of `w` (at least 24 valid bits), with its
-    // positions and its code's length; -1 if the bits are no code.
-    int decode_code(uint64_t w, uint32_t& length, uint32_t& bits) const;
-    // Decodes the Huffman code at `bit` of a zero-padded block: the symbol and its positions
-    // in `length`, or -1.
+    // The rank (in coded_) of the symbol whose Huffman code is at the top of `w` (at least 24
+    // valid bits), with its code's length in `bits`; -1 if the bits are no code.
+    int decode_code(uint64_t w, uint32_t& bits) const;
+    // Decodes the Huffman code at `bit` of a zero-padded block: its symbol, or the code it
+    // repeats if it is a run, with its positions in `length`; -1 if none.
     int next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const;
-    // The symbol of a zero-padded block that covers position `local` of the block, with `local`
-    // made relative to the symbol; -1 if the codes do not decode or run out first.
+    // The symbol (or run's code) of a zero-padded block that covers position `local` of the
+    // block, with `local` made relative to it; -1 if the codes do not decode or run out first.
     int symbol_at(const uint8_t* block, uint64_t& local) const;
-    // The length of a code longer than LUT_BITS at the top of `w`, or -1 if it is none.
-    int long_code_bits(uint64_t w) const;
     void copy_block(uint64_t b, uint8_t* buffer) const;
     uint32_t block_positions(uint64_t b) const;
 
     pairs::Header h_{};
-    std::vector<Rule> rules_;       // by symbol (of a terminal only its uniform, the terminal itself)
-    std::vector<uint32_t> length_;  // positions per symbol
-    std::vector<uint16_t> sorted_;  // coded symbols by (code length, symbol)
-    uint64_t limit_[pairs::MAX_CODE_BITS + 2] = {};  // left-justified end of the codes of each length
-    uint32_t first_[pairs::MAX_CODE_BITS + 2] = {};  // first code of each length
-    uint32_t offset_[pairs::MAX_CODE_BITS + 2] = {};  // index in sorted_ of the first code of each length
-    int min_bits_ = 0, max_bits_ = 0;
-    // The codes of at most LUT_BITS bits, by the next LUT_BITS bits of a block (bits 0 for a
-    // longer code, or none), with the symbol's positions: a walk through a block touches
-    // nothing else. Packed in 32 bits, so the table of a section is 16 KiB: code bits (5),
-    // symbol (16), positions - 1 (11 bits; LONG_SYMBOL for 2048 positions or more, then read
-    // from length_). With 64-bit entries (32 KiB) and no stop at uniform rules, version 8's
-    // files probed 28-36 % slower than version 7's on a cold cache (FORMAT.md).
-    struct Short {
-        uint32_t packed;
-        uint32_t bits() const { return packed & 31; }
-        uint32_t symbol() const { return (packed >> 5) & 0xFFFF; }
-        uint32_t length_field() const { return packed >> 21; }
-    };
-    static constexpr uint32_t LONG_SYMBOL = 2047;
-    static_assert(pairs::MAX_SYMBOLS <= 65536 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS < 32);
-    static constexpr int LUT_BITS = 12;
-    std::vector<Short> lut_;
+    std::vector<Rule> rules_;       // by symbol (a terminal's is unused)
+    std::vector<uint16_t> length_;  // positions - 1 per symbol
+    // The coded symbols by rank (code length, then symbol): the symbol (a run's code for a
+    // run) with its positions - 1 in the high 16 bits. One load per code a walk passes: two
+    // arrays of u16, so that a walk reads only lengths, probed no faster.
+    std::vector<uint32_t> coded_;
+    // Canonical Huffman decoding without a lookup table: a code's length is one more than the
+    // number of lengths whose codes all sort below it (24 compares the compiler vectorizes),
+    // so the next code's position never waits for a load and the loads of consecutive codes
+    // overlap. A 4096-entry table, which made each code's position wait for a load, probed
+    // version 8's long codes slower (FORMAT.md, "A reader without a lookup table").
+    uint32_t limit_[pairs::MAX_CODE_BITS] = {};     // left-justified end of the codes of length k + 1
+    uint32_t base_[pairs::MAX_CODE_BITS + 2] = {};  // rank of a length's code 0 (wrapping)
+    uint32_t max_bits_ = 0;
+    static_assert(pairs::MAX_SYMBOLS <= 65536 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS <= 24);
     const uint8_t* index_ = nullptr;   // u32 block, u16 offset per entry
     const uint8_t* blocks_ = nullptr;
 };
