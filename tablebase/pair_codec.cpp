@@ -512,23 +512,23 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     if (payload_bytes(h) != size) return fail("pair section size");
 
     const uint8_t* p = data + sizeof(Header);
-    // Each symbol's positions and the code it repeats throughout (-1 if none); the readers'
-    // tables show a run as its code (`shown`).
-    std::vector<uint32_t> length(h.num_symbols, 1);
+    // Each symbol's positions (length_) and the code it repeats throughout (-1 if none); the
+    // readers' tables show a run as its code (`shown`).
+    r.length_.assign(h.num_symbols, 0);
     std::vector<int32_t> run(h.num_symbols, -1);
     for (uint32_t s = 0; s < h.num_terminals; ++s) run[s] = int32_t(s);  // a code is its own run
     auto shown = [&](uint32_t s) { return uint16_t(run[s] >= 0 ? uint32_t(run[s]) : s); };
+    auto symbol_positions = [&](uint32_t s) { return r.length_[s] + 1u; };
     r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
     for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
         const uint16_t left = read_at<uint16_t>(p), right = read_at<uint16_t>(p + 2);
         if (left >= s || right >= s) return fail("pair section rule");
-        length[s] = length[left] + length[right];
-        if (length[s] > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+        const uint32_t n = symbol_positions(left) + symbol_positions(right);
+        if (n > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
+        r.length_[s] = uint16_t(n - 1);
         run[s] = run[left] == run[right] ? run[left] : -1;
-        r.rules_[s] = Rule{shown(left), shown(right), uint16_t(length[left])};
+        r.rules_[s] = Rule{shown(left), shown(right), uint16_t(symbol_positions(left))};
     }
-    r.length_.resize(h.num_symbols);
-    for (uint32_t s = 0; s < h.num_symbols; ++s) r.length_[s] = uint16_t(length[s] - 1);
     uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
     uint64_t kraft = 0;
     for (uint32_t s = 0; s < h.num_symbols; ++s) {
@@ -551,7 +551,7 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     }
     for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
         for (uint32_t s = 0; s < h.num_symbols; ++s)
-            if (p[s] == l) r.coded_.push_back(uint32_t(shown(s)) | (length[s] - 1) << 16);
+            if (p[s] == l) r.coded_.push_back(uint32_t(shown(s)) | uint32_t(r.length_[s]) << 16);
     p += h.num_symbols;
 
     r.index_ = p;
