@@ -9,8 +9,8 @@
 // timer's own cost measured and subtracted); the figures are the median and 99th percentile
 // over all probes, per run, and the median over the runs. The position itself is in cache, as
 // in a search. "cold" probes go through the positions once in a fresh order with the
-// decoded-block cache holding other positions;
-// "warm" probes repeat a position just probed (the search's common case).
+// decoded-block cache holding other positions; "warm" probes repeat a position just probed
+// (the search's common case).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
