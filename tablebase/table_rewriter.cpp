@@ -45,6 +45,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
     };
     if (options.wdl_only && (options.one_side_distances || options.moves_resolved_dtm))
         return fail(wdl_path, "a rewrite of the WDL file alone cannot change how DTM and DTZ are stored");
+    if (options.wdl_only && options.distances_only)
+        return fail(wdl_path, "the WDL file alone and the DTM/DTZ file alone exclude each other");
     std::string why;
     RewriteResult r;
     GenerationInfo info;
@@ -68,11 +70,13 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
     auto table = load_table_values(dir, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
     if (!table) return false;
     {
-        const auto decided = search_capture_resolved(*table, subtables, threads);
-        const auto promoted = search_promotion_resolved(*table, subtables, threads);
-        for (Color c : {WHITE, BLACK}) {
-            table->capture_resolved[c] = decided[c];
-            table->promotion_resolved[c] = promoted[c];
+        if (!options.distances_only) {  // the WDL's don't-cares; the DTM/DTZ file has none of these
+            const auto decided = search_capture_resolved(*table, subtables, threads);
+            const auto promoted = search_promotion_resolved(*table, subtables, threads);
+            for (Color c : {WHITE, BLACK}) {
+                table->capture_resolved[c] = decided[c];
+                table->promotion_resolved[c] = promoted[c];
+            }
         }
         info.threads = threads;
         info.subtables = &subtables;  // with the records above they are not searched again
@@ -82,6 +86,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.one_side_distances = options.one_side_distances;
         info.moves_resolved_dtm = options.moves_resolved_dtm;
         info.wdl_file_only = options.wdl_only;
+        info.distance_file_only = options.distances_only;
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
         const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));
@@ -93,6 +98,15 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             return false;
         }
         bool same = true;
+        if (options.distances_only) {
+            // The loader pairs the new DTM/DTZ file with the WDL file beside it: the old one.
+            std::filesystem::create_hard_link(wdl_path, table_file_path(temp, m, FileKind::WDL), ec);
+            if (ec) std::filesystem::copy_file(wdl_path, table_file_path(temp, m, FileKind::WDL), ec);
+            if (ec) {
+                cleanup();
+                return fail(wdl_path, "cannot put it beside the rewritten DTM/DTZ file: " + ec.message());
+            }
+        }
         if (!options.wdl_only) {
             // A side left out is recovered here, by the prober's rule: compared like the others.
             auto again = load_table_values(temp, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
@@ -103,14 +117,16 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         std::array<ValueArray, COLOR_NB> wdl;
         std::array<uint8_t, COLOR_NB> resolved{};
         // What the prober will answer from the new WDL file, its moves included, is the DTZ's WDL.
-        same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) &&
-               verify_wdl(*table, wdl, resolved, subtables, threads).mismatches == 0;
+        if (!options.distances_only)
+            same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) &&
+                   verify_wdl(*table, wdl, resolved, subtables, threads).mismatches == 0;
         if (!same) {
             cleanup();
             return fail(dist_path, "the rewritten files do not hold the stored values: old files left as they are");
         }
         for (FileKind kind : {FileKind::DISTANCE, FileKind::WDL}) {
             if (kind == FileKind::DISTANCE && options.wdl_only) continue;
+            if (kind == FileKind::WDL && options.distances_only) continue;
             std::filesystem::rename(table_file_path(temp, m, kind), table_file_path(dir, m, kind), ec);
             if (ec) {
                 cleanup();

@@ -29,9 +29,14 @@ struct RewriteOptions {
     // it still pairs with the DTM/DTZ file, which stays as it is: minutes less per 5-piece table
     // than a whole rewrite, for the file the search keeps in memory. Excludes the two above.
     bool wdl_only = false;
+    // Rewrite the DTM/DTZ file alone (GenerationInfo::distance_file_only), with the same write id
+    // so that it still pairs with the WDL file, which stays as it is: for a set whose WDL files
+    // are already rewritten, it skips the WDL's searches, encoding and check. Excludes `wdl_only`.
+    bool distances_only = false;
 };
 
-// Rewrites <dir>/<MATERIAL>.pytw and .pytd (the first alone with `wdl_only`). Needs the tables its captures and promotions lead
+// Rewrites <dir>/<MATERIAL>.pytw and .pytd (the first alone with `wdl_only`, the second alone with
+// `distances_only`). Needs the tables its captures and promotions lead
 // into in `dir` (for the WDL's capture-resolved positions), like the generator. Every DTM and DTZ
 // of the new files must equal the old one, and every stored WDL the exact one, or lower only
 // where a capture decides; otherwise the old files stay and the result is false with a message

@@ -577,6 +577,22 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         return false;
     }
 
+    if (info.wdl_file_only && info.distance_file_only) {
+        if (error) *error = "the WDL file alone and the DTM/DTZ file alone exclude each other";
+        return false;
+    }
+    if (info.distance_file_only) {
+        // The statistics live in the WDL file, which stays as it is.
+        const uint64_t write_id = info.write_id;
+        if (!write_id) {
+            if (error) *error = "the DTM/DTZ file alone needs the WDL file's write id";
+            return false;
+        }
+        std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads);
+        FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
+        return dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && dist_file.commit(error);
+    }
+
     TableStatistics stats = compute_statistics(t, threads);
     stats.generation_seconds = info.seconds;
     stats.generation_threads = uint32_t(info.generation_threads ? info.generation_threads : info.threads);

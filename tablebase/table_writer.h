@@ -54,6 +54,9 @@ struct GenerationInfo {
     // Write the WDL file alone (`tb rewrite --wdl-only`): the DTM/DTZ file is not touched, so
     // `write_id` must be that file's, and the options above for DTM and DTZ do not apply.
     bool wdl_file_only = false;
+    // Write the DTM/DTZ file alone (`tb rewrite --dtm-only`): the WDL file is not touched, so
+    // `write_id` must be that file's. Excludes `wdl_file_only`.
+    bool distance_file_only = false;
     // The id that pairs the two files (FileHeader::write_id); 0: a new random one. `tb rewrite`
     // keeps the old files' id, so that the old WDL file and the new DTM/DTZ file (with the same
     // values) still pair if it stops between moving the two into place.
@@ -78,7 +81,7 @@ std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& 
                                                              int threads);
 
 // Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd (only the first with
-// `info.wdl_file_only`), creating `dir` if needed. Returns
+// `info.wdl_file_only`, only the second with `info.distance_file_only`), creating `dir` if needed. Returns
 // false with a message naming the file and the problem if it cannot.
 bool write_table_files(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
                        std::string* error = nullptr);

@@ -15,7 +15,9 @@ int tb_command(const std::vector<std::string>& args) {
         {"generate", "tb generate <MATERIAL...|--all N> [--dir D] [--threads T]", tb_generate_command},
         {"verify", "tb verify [MATERIAL...|--all] [--dir D] [--wdl-only]", tb_verify_command},
         {"recompress", "tb recompress [MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]", tb_recompress_command},
-        {"rewrite", "tb rewrite [MATERIAL...|--all] [--one-side] [--resolve-dtm] [--wdl-only] [--dir D] [--threads T]", tb_rewrite_command},
+        {"rewrite",
+         "tb rewrite [MATERIAL...|--all] [--one-side] [--resolve-dtm] [--wdl-only|--dtm-only] [--dir D] [--threads T]",
+         tb_rewrite_command},
         {"info", "tb info [MATERIAL...] [--dir D]", tb_info_command},
         {"probe", "tb probe [--dir D] [--json] [FEN]", tb_probe_command},
     };

@@ -29,6 +29,7 @@ struct TbArgs {
     bool wdl_only = false;    // --wdl-only: verify, recompress or rewrite the WDL files only
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it
+    bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -61,6 +62,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             out.one_side = true;
         } else if (a == "--resolve-dtm" && std::string(verb) == "rewrite") {
             out.resolve_dtm = true;
+        } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
+            out.dtm_only = true;
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
                 out.all = std::atoi(args[++i].c_str());
@@ -249,6 +252,10 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         std::cerr << "tb rewrite: --wdl-only leaves the DTM/DTZ file as it is; --one-side and --resolve-dtm change it\n";
         return 2;
     }
+    if (a.wdl_only && a.dtm_only) {
+        std::cerr << "tb rewrite: --wdl-only and --dtm-only exclude each other\n";
+        return 2;
+    }
     if (a.all_stored || a.tables.empty()) add_stored_tables(a);
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
@@ -256,7 +263,8 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         const auto start = std::chrono::steady_clock::now();
         RewriteResult r;
         std::string error;
-        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only}, &r, &error)) {
+        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only}, &r,
+                                 &error)) {
             std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
             ++failures;
             std::fflush(stdout);

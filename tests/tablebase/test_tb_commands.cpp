@@ -335,3 +335,33 @@ TEST_CASE("tb rewrite --wdl-only writes the WDL file alone and it still pairs wi
     CHECK(r.status == 2);
     CHECK(r.err.find("--wdl-only") != std::string::npos);
 }
+
+TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pairs with the WDL file",
+          "[tb][cli][resolved]") {
+    using namespace pythia::tb;
+    const fs::path dir = test::copy_of_test_tables("rewrite-dtm-only-cli");
+    const std::vector<uint8_t> wdl = test::read_bytes(dir / "KQvKP.pytw");
+    const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
+    // White to move can take the pawn or not; Black to move can promote.
+    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/1Q6/3kp3/7K b - - 0 1";
+    const Outcome before = run_pythia(probe);
+    REQUIRE(before.status == 0);
+    Outcome r = run_pythia("tb rewrite --dtm-only --one-side --resolve-dtm --dir " + dir.string() + " KQvKP");
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
+    CHECK(test::read_bytes(dir / "KQvKP.pytw") == wdl);
+    CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
+    r = run_pythia("tb info --dir " + dir.string() + " KQvKP");
+    CHECK(r.out.find("captures and promotions resolved") != std::string::npos);
+    CHECK(r.out.find("recovered") != std::string::npos);
+    const Outcome after = run_pythia(probe);
+    CHECK(after.status == 0);
+    CHECK(after.out == before.out);
+    r = run_pythia("tb verify --dir " + dir.string() + " KQvKP");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("KQvKP    ok: ") != std::string::npos);
+    r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--dtm-only") != std::string::npos);
+}
