@@ -8,6 +8,7 @@
 #include <queue>
 #include <stdexcept>
 
+#include "tablebase/pair_grammar.h"
 #include "tablebase/parallel.h"
 #include "tablebase/table_file.h"  // code_at
 
@@ -155,9 +156,7 @@ void count_pairs(const uint16_t* x, uint64_t end, PairCounts& c, uint32_t w, uin
     }
 }
 
-struct PairRule {
-    uint16_t left, right;
-};
+using pairs::PairRule;
 
 // Makes the pair (a, b) a new symbol, which this round's pass puts wherever a is followed by b
 // (right_of and new_of are by left symbol: a round's pairs have different left symbols).
@@ -260,60 +259,6 @@ void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules
         }
     }
     counts_pool().give(std::move(counts));
-}
-
-// Huffman code lengths of `freq` (0 for absent symbols), at most pairs::MAX_CODE_BITS: frequencies
-// are flattened until the longest code fits.
-std::vector<uint8_t> code_lengths(std::vector<uint64_t> freq) {
-    const size_t n = freq.size();
-    std::vector<uint8_t> len(n, 0);
-    for (;;) {
-        using Node = std::pair<uint64_t, uint32_t>;
-        std::priority_queue<Node, std::vector<Node>, std::greater<Node>> q;
-        std::vector<uint32_t> parent(2 * n, UINT32_MAX);
-        for (uint32_t i = 0; i < n; ++i)
-            if (freq[i]) q.push({freq[i], i});
-        if (q.size() == 1) {
-            len[q.top().second] = 1;
-            return len;
-        }
-        uint32_t next = uint32_t(n);
-        while (q.size() > 1) {
-            const Node a = q.top();
-            q.pop();
-            const Node b = q.top();
-            q.pop();
-            parent[a.second] = parent[b.second] = next;
-            q.push({a.first + b.first, next++});
-        }
-        int longest = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            if (!freq[i]) continue;
-            int d = 0;
-            for (uint32_t k = i; parent[k] != UINT32_MAX; k = parent[k]) ++d;
-            len[i] = uint8_t(std::min(d, 255));
-            longest = std::max(longest, d);
-        }
-        if (longest <= pairs::MAX_CODE_BITS) return len;
-        for (auto& f : freq)
-            if (f) f = (f >> 1) | 1;
-    }
-}
-
-// Canonical codes: by (length, symbol), each length's codes following the shorter ones.
-std::vector<uint32_t> canonical_codes(const std::vector<uint8_t>& len) {
-    std::vector<uint32_t> count(pairs::MAX_CODE_BITS + 1, 0), next(pairs::MAX_CODE_BITS + 2, 0);
-    for (uint8_t l : len)
-        if (l) ++count[l];
-    uint32_t code = 0;
-    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l) {
-        next[l] = code;
-        code = (code + count[l]) << 1;
-    }
-    std::vector<uint32_t> codes(len.size(), 0);
-    for (size_t s = 0; s < len.size(); ++s)
-        if (len[s]) codes[s] = next[len[s]]++;
-    return codes;
 }
 
 struct Blocks {
@@ -443,8 +388,8 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     const uint32_t num_symbols = uint32_t(rules.size());
     std::vector<uint64_t> freq(num_symbols, 0);
     for (uint16_t s : x) ++freq[s];
-    const std::vector<uint8_t> len = code_lengths(freq);
-    const std::vector<uint32_t> code = canonical_codes(len);
+    const std::vector<uint8_t> len = pairs::code_lengths(freq);
+    const std::vector<uint32_t> code = pairs::canonical_codes(len);
 
     // Blocks of each candidate size; the smallest payload wins (a table whose symbols are long
     // fills few bits of a block before it reaches pairs::MAX_BLOCK_POSITIONS, and prefers small ones).
