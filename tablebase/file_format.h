@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tablebase/material.h"
+#include "tablebase/pair_codec.h"
 
 namespace pythia::tb {
 
@@ -24,12 +25,19 @@ constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // out one side to move (recovered by one ply of moves, forward_values.h), version 6 DTM sections
 // that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED), version 7
 // WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED),
-// version 8 PAIRS grammars of up to 65535 symbols instead of 4096 (pair_codec.h). Older files
+// version 8 PAIRS grammars of up to 65535 symbols instead of 4096 (pair_codec.h), version 9 PAIRS
+// payloads with a compact grammar and no stored index (pair_grammar.h, pairs::Layout). Older files
 // are still read; `pythia tb recompress` rewrites them with the current codecs, `pythia tb
 // rewrite` also with the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 8;
+constexpr uint32_t FORMAT_VERSION = 9;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
-constexpr uint32_t LARGE_GRAMMAR_VERSION = 8;  // PAIRS sections written before it can shrink again
+constexpr uint32_t LARGE_GRAMMAR_VERSION = 8;    // grammars of up to 65535 symbols from this version
+constexpr uint32_t COMPACT_GRAMMAR_VERSION = 9;  // pairs::Layout::VERSION_9 from this version
+
+// How a file of this format version lays out its PAIRS sections.
+inline pairs::Layout pairs_layout(uint32_t version) {
+    return version >= COMPACT_GRAMMAR_VERSION ? pairs::Layout::VERSION_9 : pairs::Layout::VERSION_8;
+}
 
 enum class FileKind : uint32_t { WDL = 1, DISTANCE = 2 };
 enum class Metric : uint8_t { WDL = 0, DTM = 1, DTZ = 2 };

@@ -309,7 +309,7 @@ uint64_t pairs::blocks_offset(const Header& h) {
 uint64_t pairs::payload_bytes(const Header& h) { return blocks_offset(h) + h.num_blocks * h.block_bytes; }
 
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates) {
+                                  const std::vector<uint32_t>& block_candidates, pairs::Layout layout) {
     using pairs::blocks_offset;
     using pairs::payload_bytes;
     if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
@@ -386,6 +386,20 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     extend_incrementally(x, rules, length);
 
     const uint32_t num_symbols = uint32_t(rules.size());
+    {  // Numbered as the compact grammar codes them best (pair_grammar.h).
+        const std::vector<uint16_t> order = pairs::generation_order(num_terminals, rules);
+        std::vector<PairRule> renumbered(num_symbols, PairRule{0, 0});
+        std::vector<uint32_t> renumbered_length(num_symbols);
+        for (uint32_t s = 0; s < num_symbols; ++s) {
+            if (s >= num_terminals) renumbered[order[s]] = PairRule{order[rules[s].left], order[rules[s].right]};
+            renumbered_length[order[s]] = length[s];
+        }
+        rules.swap(renumbered);
+        length.swap(renumbered_length);
+        parallel_for(x.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t i = begin; i < end; ++i) x[i] = order[x[i]];
+        });
+    }
     std::vector<uint64_t> freq(num_symbols, 0);
     for (uint16_t s : x) ++freq[s];
     const std::vector<uint8_t> len = pairs::code_lengths(freq);
@@ -407,7 +421,11 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         const uint64_t per_block = std::max<uint64_t>(1, n / t.num_blocks);
         t.index_shift = uint32_t(std::min(40, 63 - __builtin_clzll(per_block) + 2));
         t.num_index = ((n - 1) >> t.index_shift) + 1;
-        if (packed_blocks.sizes.empty() || payload_bytes(t) < payload_bytes(h)) {
+        // Version 8 stores the index; version 9's payload differs by its blocks only (the grammar is the same).
+        auto bytes_of = [&](const Header& x) {
+            return layout == pairs::Layout::VERSION_8 ? payload_bytes(x) : x.num_blocks * x.block_bytes;
+        };
+        if (packed_blocks.sizes.empty() || bytes_of(t) < bytes_of(h)) {
             h = t;
             packed_blocks = std::move(c);
         }
@@ -418,6 +436,12 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     std::vector<uint8_t> out;
     out.reserve(payload_bytes(h));
     append(out, h);
+    if (layout == pairs::Layout::VERSION_9) {
+        pairs::write_grammar(out, num_terminals, rules, len);
+        out.resize((out.size() + 63) / 64 * 64, 0);  // blocks start on a cache line
+        out.insert(out.end(), blocks.begin(), blocks.end());
+        return out;
+    }
     for (uint32_t s = num_terminals; s < num_symbols; ++s) {
         append(out, rules[s].left);
         append(out, rules[s].right);
@@ -437,7 +461,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
 }
 
 std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size, uint64_t positions,
-                                              uint32_t num_terminals, std::string* why) {
+                                              uint32_t num_terminals, std::string* why, pairs::Layout layout) {
     using pairs::blocks_offset;
     using pairs::payload_bytes;
     auto fail = [&](const char* what) -> std::optional<PairsReader> {
@@ -454,9 +478,29 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     if (h.block_bytes < pairs::MIN_BLOCK_BYTES || h.block_bytes > pairs::MAX_BLOCK_BYTES || h.index_shift > 40 || h.positions != positions ||
         h.num_blocks == 0 || h.num_blocks > positions || h.num_index != ((positions - 1) >> h.index_shift) + 1)
         return fail("pair section block or index counts");
-    if (payload_bytes(h) != size) return fail("pair section size");
 
-    const uint8_t* p = data + sizeof(Header);
+    std::vector<PairRule> rules;
+    std::vector<uint8_t> len;
+    const uint8_t* stored_index = nullptr;  // version 8
+    uint64_t blocks_at = 0;
+    if (layout == pairs::Layout::VERSION_9) {
+        // The blocks end the payload; the grammar fills what is before them (zero-padded).
+        const uint64_t block_area = h.num_blocks * h.block_bytes;  // no overflow: num_blocks <= positions < 2^40
+        if (block_area > size - sizeof(Header) || (size - block_area) % 64 != 0) return fail("pair section size");
+        blocks_at = size - block_area;
+        if (!pairs::read_grammar(data + sizeof(Header), data + blocks_at, h.num_terminals, h.num_symbols, rules, len, why))
+            return std::nullopt;
+    } else {
+        if (payload_bytes(h) != size) return fail("pair section size");
+        blocks_at = blocks_offset(h);
+        const uint8_t* p = data + sizeof(Header);
+        rules.assign(h.num_symbols, PairRule{0, 0});
+        for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4)
+            rules[s] = PairRule{read_at<uint16_t>(p), read_at<uint16_t>(p + 2)};
+        len.assign(p, p + h.num_symbols);
+        stored_index = p + h.num_symbols;
+    }
+
     // Each symbol's positions (length_) and the code it repeats throughout (-1 if none); the
     // readers' tables show a run as its code (`shown`).
     r.length_.assign(h.num_symbols, 0);
@@ -465,8 +509,8 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     auto shown = [&](uint32_t s) { return uint16_t(run[s] >= 0 ? uint32_t(run[s]) : s); };
     auto symbol_positions = [&](uint32_t s) { return r.length_[s] + 1u; };
     r.rules_.assign(h.num_symbols, Rule{0, 0, 0});
-    for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s, p += 4) {
-        const uint16_t left = read_at<uint16_t>(p), right = read_at<uint16_t>(p + 2);
+    for (uint32_t s = h.num_terminals; s < h.num_symbols; ++s) {
+        const uint16_t left = rules[s].left, right = rules[s].right;
         if (left >= s || right >= s) return fail("pair section rule");
         const uint32_t n = symbol_positions(left) + symbol_positions(right);
         if (n > pairs::MAX_SYMBOL_POSITIONS) return fail("pair section symbol length");
@@ -477,7 +521,7 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     uint32_t count[pairs::MAX_CODE_BITS + 2] = {};
     uint64_t kraft = 0;
     for (uint32_t s = 0; s < h.num_symbols; ++s) {
-        const uint8_t l = p[s];
+        const uint8_t l = len[s];
         if (l > pairs::MAX_CODE_BITS) return fail("pair section code length");
         if (l) {
             ++count[l];
@@ -496,20 +540,21 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     }
     for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
         for (uint32_t s = 0; s < h.num_symbols; ++s)
-            if (p[s] == l) r.coded_.push_back(uint32_t(shown(s)) | uint32_t(r.length_[s]) << 16);
-    p += h.num_symbols;
+            if (len[s] == l) r.coded_.push_back(uint32_t(shown(s)) | uint32_t(r.length_[s]) << 16);
 
-    r.index_ = p;
-    r.blocks_ = data + blocks_offset(h);
+    r.blocks_ = data + blocks_at;
     uint64_t total = 0;
     for (uint64_t b = 0; b < h.num_blocks; ++b) total += r.block_positions(b);
     if (total != positions) return fail("pair section block sizes");
 
+    r.index_.resize(h.num_index);
     uint64_t b = 0, start = 0;
     for (uint64_t e = 0; e < h.num_index; ++e) {
         const uint64_t want = e << h.index_shift;
         while (want >= start + r.block_positions(b)) start += r.block_positions(b++);
-        if (read_at<uint32_t>(p + 6 * e) != b || read_at<uint16_t>(p + 6 * e + 4) != want - start)
+        r.index_[e] = IndexEntry{uint32_t(b), uint32_t(want - start)};
+        if (stored_index &&
+            (read_at<uint32_t>(stored_index + 6 * e) != b || read_at<uint16_t>(stored_index + 6 * e + 4) != want - start))
             return fail("pair section index");
     }
     return r;
@@ -569,8 +614,9 @@ int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
 bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     if (i >= h_.positions) return false;
     const uint64_t e = i >> h_.index_shift;
-    uint64_t b = read_at<uint32_t>(index_ + 6 * e);
-    uint64_t local = read_at<uint16_t>(index_ + 6 * e + 4) + (i - (e << h_.index_shift));
+    const IndexEntry entry = index_[e];
+    uint64_t b = entry.block;
+    uint64_t local = entry.offset + (i - (e << h_.index_shift));
     for (uint32_t size; local >= (size = block_positions(b));) local -= size, ++b;  // parse() checked the walk
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     copy_block(b, buffer);

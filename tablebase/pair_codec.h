@@ -45,8 +45,15 @@ struct Header {
 };
 static_assert(sizeof(Header) == 40);
 
-// Where the blocks start in the payload (after the tables, on a multiple of 64 bytes), and the
-// bytes of the payload for these header values (what the parser requires).
+// How the payload after the header is laid out. Version 8: the rules as u16 pairs, a u8 code
+// length per symbol, the sparse index (u32 block, u16 offset per entry), zeros to a multiple of
+// 64 bytes, the blocks. Version 9 (pair_grammar.h): the grammar's bit stream, zeros to a
+// multiple of 64 bytes, the blocks; no index, which the reader builds from the blocks' sizes
+// as it checks them (it is exactly what they imply: 3.5 % of the 3-5-piece WDL set).
+enum class Layout { VERSION_8, VERSION_9 };
+
+// Version 8: where the blocks start in the payload (after the tables, on a multiple of 64
+// bytes), and the bytes of the payload for these header values (what the parser requires).
 uint64_t blocks_offset(const Header& h);
 uint64_t payload_bytes(const Header& h);
 
@@ -59,8 +66,10 @@ constexpr uint32_t BLOCK_HEADER_BITS = 16;
 // Compresses `n` codes (packed `bits` per position as table_file.h's code_at reads them, all
 // below `num_terminals`) into a PAIRS payload, with the block size of `block_candidates` that
 // makes it smallest. Uses up to `threads` threads.
+// `layout` VERSION_8 writes what format version 8 files hold (for tests of the reader of old files).
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
-                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES);
+                                  const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES,
+                                  pairs::Layout layout = pairs::Layout::VERSION_9);
 
 // A validated PAIRS payload inside a mapping (which must outlive it).
 class PairsReader {
@@ -68,7 +77,8 @@ public:
     // Checks every table of the payload at `data` (`size` bytes); nullopt with `why` set if
     // anything is inconsistent. After this, reading never leaves [data, data + size).
     static std::optional<PairsReader> parse(const uint8_t* data, uint64_t size, uint64_t positions,
-                                            uint32_t num_terminals, std::string* why);
+                                            uint32_t num_terminals, std::string* why,
+                                            pairs::Layout layout = pairs::Layout::VERSION_9);
 
     // The code of position `i`; false if the block turns out corrupt.
     bool code_at(uint64_t i, uint32_t& code) const;
@@ -115,7 +125,12 @@ private:
     uint32_t base_[pairs::MAX_CODE_BITS + 2] = {};  // rank of a length's code 0 (wrapping)
     uint32_t max_bits_ = 0;
     static_assert(pairs::MAX_SYMBOLS <= 65536 && pairs::MAX_SYMBOL_POSITIONS <= 32768 && pairs::MAX_CODE_BITS <= 24);
-    const uint8_t* index_ = nullptr;   // u32 block, u16 offset per entry
+    // Entry e: the block that holds position e << index_shift, and that position's offset in it.
+    // Built at load from the blocks' sizes (version 8 files also store it: checked against it).
+    struct IndexEntry {
+        uint32_t block, offset;
+    };
+    std::vector<IndexEntry> index_;
     const uint8_t* blocks_ = nullptr;
 };
 

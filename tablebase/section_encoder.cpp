@@ -354,9 +354,10 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     return s;
 }
 
-void encode_pairs_section(EncodedSection& s, uint64_t n, int threads, const std::vector<uint32_t>& block_bytes) {
+void encode_pairs_section(EncodedSection& s, uint64_t n, int threads, const std::vector<uint32_t>& block_bytes,
+                          pairs::Layout layout) {
     SectionHeader& h = s.header;
-    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads, block_bytes);
+    s.data = encode_pairs(s.codes.data(), h.code_bits, n, h.num_symbols, threads, block_bytes, layout);
     pairs::Header ph;
     std::memcpy(&ph, s.data.data(), sizeof ph);
     h.codec = uint8_t(Codec::PAIRS);

@@ -80,7 +80,9 @@ inline uint64_t encoded_bytes(const EncodedSection& s) {
 
 // Makes `s` a PAIRS section of its packed `codes` (code_bits 1-8) of `positions` positions,
 // keeping its metric, side, context, flags and symbols; the smallest of `block_bytes` wins.
+// `layout`: that of the file version it goes into.
 void encode_pairs_section(EncodedSection& s, uint64_t positions, int threads,
-                          const std::vector<uint32_t>& block_bytes = pairs::DEFAULT_BLOCK_BYTES);
+                          const std::vector<uint32_t>& block_bytes = pairs::DEFAULT_BLOCK_BYTES,
+                          pairs::Layout layout = pairs::Layout::VERSION_9);
 
 }  // namespace pythia::tb

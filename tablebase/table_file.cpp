@@ -152,6 +152,16 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         if (!dtm || (s.h.context == uint8_t(Context::DTM_CODE) && s.h.num_contexts != dtm->h.num_symbols))
             return fail(error, "corrupt header: a DTZ section's context does not match its DTM");
     }
+    for (size_t i = 0; i < sections_.size(); ++i) {
+        Section& s = sections_[i];
+        if (s.h.codec != uint8_t(Codec::PAIRS) || s.h.code_bits == 0) continue;
+        const std::string what = "corrupt section " + std::to_string(i) + " (";
+        std::string why;
+        s.pairs = PairsReader::parse(file_.data() + s.h.offsets_offset, s.h.compressed_bytes, header_.positions,
+                                     s.h.num_symbols, &why, pairs_layout(header_.version));
+        if (!s.pairs) return fail(error, what + why + ")");
+        if (s.pairs->header().num_blocks != s.h.num_blocks) return fail(error, what + "block count)");
+    }
     return true;
 }
 
@@ -220,11 +230,8 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
             return fail(error, what + "a pair section's metric, width or blocks)");
         if (!inside(h.offsets_offset, h.compressed_bytes, header_.header_size, size))
             return fail(error, what + "pair data outside the file)");
-        std::string why;
-        s.pairs = PairsReader::parse(file_.data() + h.offsets_offset, h.compressed_bytes, header_.positions,
-                                     h.num_symbols, &why);
-        if (!s.pairs) return fail(error, what + why + ")");
-        if (s.pairs->header().num_blocks != h.num_blocks) return fail(error, what + "block count)");
+        // The payload is parsed once every section header has passed (parse_pair_sections), so that
+        // a header's problem is named first: a payload read with another version's layout fails too.
     } else {
         if (h.block_positions == 0 || h.block_positions % 8 != 0 ||
             uint64_t(h.block_positions) * bits / 8 > MAX_BLOCK_BYTES)

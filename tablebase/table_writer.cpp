@@ -322,7 +322,8 @@ public:
     }
 
     bool write(FileKind kind, const Material& m, uint64_t positions, uint64_t write_id,
-               std::vector<EncodedSection>& sections, const TableStatistics* stats, std::string* error) {
+               std::vector<EncodedSection>& sections, const TableStatistics* stats, std::string* error,
+               uint32_t version = FORMAT_VERSION) {
         // Header layout: fixed part, section descriptors, symbol tables, statistics.
         std::vector<uint8_t> header(sizeof(FileHeader) + sections.size() * sizeof(SectionHeader));
         auto align = [](std::vector<uint8_t>& v, size_t a) { v.resize((v.size() + a - 1) / a * a); };
@@ -334,7 +335,7 @@ public:
         }
         FileHeader h{};
         std::memcpy(h.magic, FILE_MAGIC, sizeof h.magic);
-        h.version = FORMAT_VERSION;
+        h.version = version;
         h.kind = uint32_t(kind);
         const std::string name = m.name();
         std::memcpy(h.material, name.data(), std::min(name.size(), sizeof h.material - 1));
@@ -619,13 +620,16 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
 }
 
 bool recompress_table_file(const std::filesystem::path& dir, const Material& material, FileKind kind, int threads,
-                           RecompressResult* result, std::string* error) {
+                           RecompressResult* result, std::string* error, uint32_t version) {
     const TableIndex index(material.normalized());
     const auto path = table_file_path(dir, index.material(), kind);
     auto fail = [&](const std::string& message) {
         if (error) *error = path.string() + ": " + message;
         return false;
     };
+    if (version < LARGE_GRAMMAR_VERSION || version > FORMAT_VERSION)
+        return fail("cannot write format version " + std::to_string(version));
+    const pairs::Layout layout = pairs_layout(version);
     std::string why;
     auto old = TableFile::open(path, index, kind, &why);
     if (!old) return fail(why);
@@ -638,7 +642,7 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
     for (const Section& s : old->sections()) {
         wide |= s.bits() > 8;
         r.already_current &=
-            s.bits() == 0 || s.bits() > 8 || (s.pairs.has_value() && old->version() >= LARGE_GRAMMAR_VERSION);
+            s.bits() == 0 || s.bits() > 8 || (s.pairs.has_value() && old->version() == version);
     }
     if (wide && !r.already_current) return fail("a section of 16-bit codes has no pair form: file left as it is");
     if (r.already_current) {
@@ -657,9 +661,9 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
             const size_t bytes = (n * s.bits() + 7) / 8;
             e.codes.assign(bytes, 0);
             if (!old->decode_section(s, e.codes.data(), threads)) return fail("corrupt block");
-            encode_pairs_section(e, n, threads, blocks);
+            encode_pairs_section(e, n, threads, blocks, layout);
             std::vector<uint8_t> back(bytes, 0);
-            auto reader = PairsReader::parse(e.data.data(), e.data.size(), n, s.h.num_symbols, &why);
+            auto reader = PairsReader::parse(e.data.data(), e.data.size(), n, s.h.num_symbols, &why, layout);
             if (!reader || !reader->decode_all(back.data(), s.bits(), threads) || back != e.codes)
                 return fail("the recompressed section does not decode to the stored codes");
             e.codes = {};
@@ -668,7 +672,7 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
     }
     const TableStatistics* stats = old->statistics() ? &*old->statistics() : nullptr;
     FileWriter w(path);
-    if (!w.write(kind, index.material(), n, old->write_id(), sections, stats, error) || !w.commit(error))
+    if (!w.write(kind, index.material(), n, old->write_id(), sections, stats, error, version) || !w.commit(error))
         return false;
     auto now = TableFile::open(path, index, kind, &why);
     if (!now) return fail("rewritten, but refused when opened again: " + why);

@@ -95,8 +95,10 @@ struct RecompressResult {
 // section of up to 8-bit codes), keeping every stored code, the statistics and the write id (so
 // the two files still pair): upgrades older files without generating the table again. The new
 // sections are decoded and compared with the old ones before the file is replaced, and the new
-// file is opened and checked after.
+// file is opened and checked after. `version` (LARGE_GRAMMAR_VERSION to FORMAT_VERSION): the
+// format version to write, for readers of an older one (and tests of reading old files); a file
+// already of that version, its pair sections included, is left alone.
 bool recompress_table_file(const std::filesystem::path& dir, const Material& material, FileKind kind, int threads,
-                           RecompressResult* result, std::string* error);
+                           RecompressResult* result, std::string* error, uint32_t version = FORMAT_VERSION);
 
 }  // namespace pythia::tb

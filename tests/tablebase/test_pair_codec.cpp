@@ -87,32 +87,36 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
             INFO(s.name << ", " << bits << " bits");
             const uint64_t n = s.codes.size();
             const std::vector<uint8_t> packed = pack(s.codes, bits);
-            for (const auto& candidates : {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256}}) {
-                const std::vector<uint8_t> payload = encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates);
-                std::string why;
-                const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why);
-                INFO(why);
-                REQUIRE(r);
-                std::vector<uint8_t> whole(packed.size(), 0);
-                REQUIRE(r->decode_all(whole.data(), bits));
-                CHECK(whole == packed);
-                // In parallel, in chunks of one block or a few: chunks that share a byte at their ends.
-                for (uint64_t chunk : {uint64_t(1), uint64_t(777)}) {
-                    std::vector<uint8_t> parts(packed.size(), 0);
-                    REQUIRE(r->decode_all(parts.data(), bits, 2, chunk));
-                    CHECK(parts == packed);
+            for (const auto& candidates :
+                 {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256}})
+                for (const auto layout : {pairs::Layout::VERSION_9, pairs::Layout::VERSION_8}) {
+                    INFO("layout " << (layout == pairs::Layout::VERSION_9 ? 9 : 8));
+                    const std::vector<uint8_t> payload =
+                        encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates, layout);
+                    std::string why;
+                    const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why, layout);
+                    INFO(why);
+                    REQUIRE(r);
+                    std::vector<uint8_t> whole(packed.size(), 0);
+                    REQUIRE(r->decode_all(whole.data(), bits));
+                    CHECK(whole == packed);
+                    // In parallel, in chunks of one block or a few: chunks that share a byte at their ends.
+                    for (uint64_t chunk : {uint64_t(1), uint64_t(777)}) {
+                        std::vector<uint8_t> parts(packed.size(), 0);
+                        REQUIRE(r->decode_all(parts.data(), bits, 2, chunk));
+                        CHECK(parts == packed);
+                    }
+                    uint64_t wrong = 0;
+                    for (uint64_t i = 0; i < n; ++i) {
+                        uint32_t code = 999;
+                        wrong += !r->code_at(i, code) || code != s.codes[i];
+                    }
+                    CHECK(wrong == 0);
+                    uint32_t code;
+                    CHECK_FALSE(r->code_at(n, code));
+                    if ((s.name == "runs" || s.name == "one value and one exception") && candidates.size() > 1)
+                        CHECK(payload.size() * 20 < packed.size());  // runs cost next to nothing
                 }
-                uint64_t wrong = 0;
-                for (uint64_t i = 0; i < n; ++i) {
-                    uint32_t code = 999;
-                    wrong += !r->code_at(i, code) || code != s.codes[i];
-                }
-                CHECK(wrong == 0);
-                uint32_t code;
-                CHECK_FALSE(r->code_at(n, code));
-                if ((s.name == "runs" || s.name == "one value and one exception") && candidates.size() > 1)
-                    CHECK(payload.size() * 20 < packed.size());  // runs cost next to nothing
-            }
         }
     }
 }
@@ -153,11 +157,12 @@ TEST_CASE("the pair codec's grammar grows past 4096 symbols where pairs keep pay
     CHECK(wrong == 0);
 }
 
-TEST_CASE("payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
+TEST_CASE("version 8 payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
     const Stream s = streams(2)[2];
     const uint64_t n = s.codes.size();
     const std::vector<uint8_t> packed = pack(s.codes, 2);
-    const std::vector<uint8_t> good = encode_pairs(packed.data(), 2, n, s.terminals, 2);
+    const auto v8 = pairs::Layout::VERSION_8;
+    const std::vector<uint8_t> good = encode_pairs(packed.data(), 2, n, s.terminals, 2, pairs::DEFAULT_BLOCK_BYTES, v8);
     pairs::Header h;
     std::memcpy(&h, good.data(), sizeof h);
     REQUIRE(h.num_symbols > h.num_terminals);
@@ -169,7 +174,7 @@ TEST_CASE("payloads that lie are refused or answered as corrupt, never read outs
     std::string why;
     auto refused = [&](std::vector<uint8_t> bytes, uint64_t positions = 0, uint32_t terminals = 0) {
         return !PairsReader::parse(bytes.data(), bytes.size(), positions ? positions : n,
-                                   terminals ? terminals : s.terminals, &why);
+                                   terminals ? terminals : s.terminals, &why, v8);
     };
     CHECK_FALSE(refused(good));
     CHECK(refused(std::vector<uint8_t>(good.begin(), good.end() - 1)));  // truncated
@@ -213,7 +218,7 @@ TEST_CASE("payloads that lie are refused or answered as corrupt, never read outs
             const size_t at = blocks_at + rng() % (bad.size() - blocks_at);
             if ((at - blocks_at) % h.block_bytes >= 2) bad[at] ^= uint8_t(1 + rng() % 255);
         }
-        auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why);
+        auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why, v8);
         REQUIRE(r);
         for (int p = 0; p < 200; ++p) {
             uint32_t code = 0;
@@ -224,4 +229,60 @@ TEST_CASE("payloads that lie are refused or answered as corrupt, never read outs
         (void)r->decode_all(whole.data(), 2);
     }
     CHECK(corrupt > 0);
+}
+
+TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never read outside",
+          "[tb][pairs][badfiles]") {
+    const Stream s = streams(2)[2];
+    const uint64_t n = s.codes.size();
+    const std::vector<uint8_t> packed = pack(s.codes, 2);
+    const std::vector<uint8_t> good = encode_pairs(packed.data(), 2, n, s.terminals, 2);
+    pairs::Header h;
+    std::memcpy(&h, good.data(), sizeof h);
+    REQUIRE(h.num_symbols > h.num_terminals);
+    const size_t blocks_at = good.size() - h.num_blocks * h.block_bytes;
+    REQUIRE(blocks_at % 64 == 0);
+    // Smaller than version 8 by the index and most of the grammar.
+    CHECK(
+        good.size() <
+        encode_pairs(packed.data(), 2, n, s.terminals, 2, pairs::DEFAULT_BLOCK_BYTES, pairs::Layout::VERSION_8).size());
+    std::string why;
+    auto parse = [&](const std::vector<uint8_t>& bytes) {
+        return PairsReader::parse(bytes.data(), bytes.size(), n, s.terminals, &why);
+    };
+    REQUIRE(parse(good));
+    CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.end() - 1)));   // truncated
+    CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.end() - 64)));  // a block short
+    CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.begin() + 10)));
+    CHECK_FALSE(PairsReader::parse(good.data(), good.size(), n, s.terminals, &why, pairs::Layout::VERSION_8));
+    {
+        auto bad = good;  // the grammar cut short: zeros where its last bytes were
+        std::fill(bad.begin() + sizeof h + 4, bad.begin() + blocks_at, 0);
+        CHECK_FALSE(parse(bad));
+    }
+    {
+        auto bad = good;  // a block of one position more: the sizes no longer add up
+        bad[blocks_at] ^= 1;
+        CHECK_FALSE(parse(bad));
+    }
+    // Any bit of the grammar changed: refused, or a grammar whose probes answer a code the
+    // section has (or "corrupt"), every read inside the payload.
+    std::mt19937_64 rng(5);
+    int refused = 0;
+    for (size_t bit = 8 * sizeof h; bit < 8 * blocks_at; bit += 1 + rng() % 7) {
+        auto bad = good;
+        bad[bit >> 3] ^= uint8_t(0x80 >> (bit & 7));
+        auto r = parse(bad);
+        if (!r) {
+            ++refused;
+            continue;
+        }
+        for (int p = 0; p < 50; ++p) {
+            uint32_t code = 0;
+            if (r->code_at(rng() % n, code)) REQUIRE(code < s.terminals);
+        }
+        std::vector<uint8_t> whole(packed.size(), 0);
+        (void)r->decode_all(whole.data(), 2);
+    }
+    CHECK(refused > 0);
 }

@@ -246,14 +246,17 @@ TEST_CASE("tb recompress encodes again the pair sections of files older than ver
     const TableIndex index(m);
     for (const char* sub : {"KRvKP.pytw", "KRvKP.pytd"}) test::copy_table_file(sub, dir);
     const fs::path path = table_file_path(dir, m, FileKind::WDL);
+    std::string error;
+    RecompressResult r;
+    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error, LARGE_GRAMMAR_VERSION));  // version 8's layout
     auto bytes = test::read_bytes(path);
     FileHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
+    REQUIRE(h.version == LARGE_GRAMMAR_VERSION);
     h.version = LARGE_GRAMMAR_VERSION - 1;
     std::memcpy(bytes.data(), &h, sizeof h);
     test::fix_checksums(bytes);
     test::write_bytes(path, bytes);
-    std::string error;
     auto old = TableFile::open(path, index, FileKind::WDL, &error);
     REQUIRE(old);
     REQUIRE(old->version() == LARGE_GRAMMAR_VERSION - 1);
@@ -261,7 +264,6 @@ TEST_CASE("tb recompress encodes again the pair sections of files older than ver
     const uint64_t write_id = old->write_id();
     old.reset();
 
-    RecompressResult r;
     REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
     CHECK_FALSE(r.already_current);
     auto now = TableFile::open(path, index, FileKind::WDL, &error);
@@ -273,6 +275,46 @@ TEST_CASE("tb recompress encodes again the pair sections of files older than ver
     REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
     CHECK(r.already_current);
     CHECK(table_files_valid(dir, m, &error));
+}
+
+TEST_CASE("version 8 files are read, and tb recompress makes them version 9: smaller, the same codes", "[tb][files][recompress]") {
+    const fs::path dir = test::scratch_dir("recompress-v8");
+    const Material m = *Material::parse("KRvKP");
+    const TableIndex index(m);
+    for (const char* sub : {"KRvKP.pytw", "KRvKP.pytd"}) test::copy_table_file(sub, dir);
+    std::string error;
+    for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+        INFO(int(kind));
+        const fs::path path = table_file_path(dir, m, kind);
+        RecompressResult r;
+        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));  // current first, whatever the test tables are
+        auto current = TableFile::open(path, index, kind, &error);
+        REQUIRE(current);
+        REQUIRE(current->version() == FORMAT_VERSION);
+        const auto codes = section_codes(*current);
+        current.reset();
+        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error, LARGE_GRAMMAR_VERSION));
+        CHECK_FALSE(r.already_current);
+        auto old = TableFile::open(path, index, kind, &error);
+        INFO(error);
+        REQUIRE(old);
+        CHECK(old->version() == LARGE_GRAMMAR_VERSION);
+        CHECK(section_codes(*old) == codes);
+        old.reset();
+        const uint64_t v8_bytes = fs::file_size(path);
+        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));
+        CHECK_FALSE(r.already_current);
+        auto now = TableFile::open(path, index, kind, &error);
+        REQUIRE(now);
+        CHECK(now->version() == FORMAT_VERSION);
+        CHECK(section_codes(*now) == codes);
+        CHECK(fs::file_size(path) < v8_bytes);
+    }
+    CHECK(table_files_valid(dir, m, &error));
+    // A version this build cannot write is refused.
+    RecompressResult r;
+    CHECK_FALSE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error, LARGE_GRAMMAR_VERSION - 1));
+    CHECK(error.find("format version") != std::string::npos);
 }
 
 TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info]") {
