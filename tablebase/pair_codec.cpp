@@ -27,7 +27,7 @@ T read_at(const uint8_t* p) {
 
 uint64_t load_be64(const uint8_t* p) { return __builtin_bswap64(read_at<uint64_t>(p)); }
 
-constexpr uint32_t MIN_PAIR_COUNT = 8;  // a new symbol costs a rule and a code length
+constexpr uint32_t MIN_PAIR_COUNT = 4;  // a new symbol costs a rule and a code length (about 2.4 bytes from version 9)
 constexpr uint32_t PAIRS_PER_ROUND = 64;
 constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
 constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;  // the first stage's symbols (all of them before format version 8)
@@ -488,7 +488,8 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         const uint64_t block_area = h.num_blocks * h.block_bytes;  // no overflow: num_blocks <= positions < 2^40
         if (block_area > size - sizeof(Header) || (size - block_area) % 64 != 0) return fail("pair section size");
         blocks_at = size - block_area;
-        if (!pairs::read_grammar(data + sizeof(Header), data + blocks_at, h.num_terminals, h.num_symbols, rules, len, why))
+        if (!pairs::read_grammar(data + sizeof(Header), data + blocks_at, h.num_terminals, h.num_symbols, rules, len,
+                                 why))
             return std::nullopt;
     } else {
         if (payload_bytes(h) != size) return fail("pair section size");
@@ -553,8 +554,8 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         const uint64_t want = e << h.index_shift;
         while (want >= start + r.block_positions(b)) start += r.block_positions(b++);
         r.index_[e] = IndexEntry{uint32_t(b), uint32_t(want - start)};
-        if (stored_index &&
-            (read_at<uint32_t>(stored_index + 6 * e) != b || read_at<uint16_t>(stored_index + 6 * e + 4) != want - start))
+        if (stored_index && (read_at<uint32_t>(stored_index + 6 * e) != b ||
+                             read_at<uint16_t>(stored_index + 6 * e + 4) != want - start))
             return fail("pair section index");
     }
     return r;
