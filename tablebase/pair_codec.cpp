@@ -539,9 +539,12 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         at += count[l];
         code = (code + count[l]) << 1;
     }
-    for (int l = 1; l <= pairs::MAX_CODE_BITS; ++l)
-        for (uint32_t s = 0; s < h.num_symbols; ++s)
-            if (len[s] == l) r.coded_.push_back(uint32_t(shown(s)) | uint32_t(r.length_[s]) << 16);
+    // By (length, symbol): each length's symbols from the rank of its first code on.
+    uint32_t rank[pairs::MAX_CODE_BITS + 1] = {};
+    for (int l = 2; l <= pairs::MAX_CODE_BITS; ++l) rank[l] = rank[l - 1] + count[l - 1];
+    r.coded_.assign(at, 0);
+    for (uint32_t s = 0; s < h.num_symbols; ++s)
+        if (len[s]) r.coded_[rank[len[s]]++] = uint32_t(shown(s)) | uint32_t(r.length_[s]) << 16;
 
     r.blocks_ = data + blocks_at;
     uint64_t total = 0;
