@@ -1,6 +1,7 @@
 #include "tablebase/pair_grammar.h"
 
 #include <algorithm>
+#include <cstring>
 #include <queue>
 
 #include "tablebase/pair_codec.h"
@@ -89,43 +90,72 @@ private:
     uint64_t used_ = 0;
 };
 
+// Reads MSB first through a 64-bit window; never past `end` (bits there read as zeros, and
+// whatever would take them fails).
 class BitReader {
 public:
-    BitReader(const uint8_t* p, const uint8_t* end) : p_(p), bits_(uint64_t(end - p) * 8) {}
+    BitReader(const uint8_t* p, const uint8_t* end) : p_(p), bytes_(uint64_t(end - p)) {}
     bool get(uint32_t bits, uint32_t& value) {
-        if (bits > 32 || bits_ - at_ < bits) return false;
-        value = 0;
-        for (uint32_t k = 0; k < bits; ++k, ++at_) value = value << 1 | (p_[at_ >> 3] >> (7 - (at_ & 7)) & 1);
+        if (bits > 32 || left() < bits) return false;
+        value = bits ? uint32_t(window() >> (64 - bits)) : 0;
+        at_ += bits;
+        return true;
+    }
+    // Whether the code of `bits` bits at the top of window() is in the stream; if so, consumed.
+    bool skip(uint32_t bits) {
+        if (left() < bits) return false;
+        at_ += bits;
         return true;
     }
     bool gamma(uint32_t& v) {
-        uint32_t zeros = 0, bit;
-        for (;;) {
-            if (!get(1, bit)) return false;
-            if (bit) break;
-            if (++zeros > 31) return false;
-        }
-        uint32_t rest = 0;
-        if (!get(zeros, rest)) return false;
+        uint32_t zeros = 0, rest = 0;
+        if (!unary(false, 31, zeros) || !get(zeros, rest)) return false;
         v = ((1u << zeros) | rest) - 1;
         return true;
     }
     bool rice(uint32_t k, uint32_t& v) {
-        uint32_t q = 0, bit;
-        for (;;) {
-            if (!get(1, bit)) return false;
-            if (!bit) break;
-            if (++q > MAX_SYMBOLS) return false;
-        }
-        uint32_t low = 0;
-        if (!get(k, low)) return false;
+        uint32_t q = 0, low = 0;
+        if (!unary(true, MAX_SYMBOLS, q) || !get(k, low)) return false;
         v = (q << k) | low;
         return true;
     }
+    // The next 64 bits, zeros past the end; at least 57 of them are the stream's while it lasts.
+    uint64_t window() const {
+        const uint64_t byte = at_ >> 3;
+        uint64_t w = 0;
+        if (bytes_ - byte >= 8) {
+            std::memcpy(&w, p_ + byte, 8);
+            w = __builtin_bswap64(w);
+        } else {
+            for (uint64_t k = 0; byte + k < bytes_; ++k) w |= uint64_t(p_[byte + k]) << (56 - 8 * k);
+        }
+        return w << (at_ & 7);
+    }
 
 private:
+    uint64_t left() const { return bytes_ * 8 - at_; }
+    // Counts the bits equal to `one` up to the first other one, which it consumes too; false
+    // past the end or past `limit` of them.
+    bool unary(bool one, uint32_t limit, uint32_t& count) {
+        count = 0;
+        for (;;) {
+            if (left() == 0) return false;
+            const uint64_t valid = std::min<uint64_t>(57, left());
+            const uint64_t w = one ? ~window() : window();
+            const uint64_t run = w ? uint64_t(__builtin_clzll(w)) : 64;
+            if (run < valid) {
+                count += uint32_t(run);
+                at_ += run + 1;
+                return count <= limit;
+            }
+            count += uint32_t(valid);
+            at_ += valid;
+            if (count > limit) return false;
+        }
+    }
+
     const uint8_t* p_;
-    uint64_t bits_, at_ = 0;
+    uint64_t bytes_, at_ = 0;
 };
 
 constexpr uint32_t RICE_PARAMETER_BITS = 5;
@@ -225,7 +255,7 @@ bool read_grammar(const uint8_t* p, const uint8_t* end, uint32_t num_terminals, 
         }
     }
     if (s != num_symbols) return fail("pair section grammar");
-    // The code lengths' own canonical code, decoded a bit at a time (at load only).
+    // The code lengths' own canonical code (at load only: no lookup table).
     uint32_t value_len[LENGTH_VALUES], count[MAX_CODE_BITS + 1] = {};
     for (uint32_t v = 0; v < LENGTH_VALUES; ++v) {
         if (!r.get(RICE_PARAMETER_BITS, value_len[v]) || value_len[v] > MAX_CODE_BITS)
@@ -238,20 +268,18 @@ bool read_grammar(const uint8_t* p, const uint8_t* end, uint32_t num_terminals, 
             if (value_len[v] == l) by_code.push_back(v);
     len.assign(num_symbols, 0);
     for (uint32_t sym = 0; sym < num_symbols; ++sym) {
-        uint32_t code = 0, first = 0, index = 0, bit = 0;
-        bool found = false;
-        for (uint32_t l = 1; l <= MAX_CODE_BITS && !found; ++l) {
-            if (!r.get(1, bit)) return fail("pair section code lengths");
-            code |= bit;
+        const uint64_t w = r.window();
+        uint32_t first = 0, index = 0, l = 1;
+        for (; l <= MAX_CODE_BITS; ++l) {  // the top l bits are a code of length l
+            const uint32_t code = uint32_t(w >> (64 - l));
             if (code - first < count[l]) {
                 len[sym] = uint8_t(by_code[index + code - first]);
-                found = true;
+                break;
             }
             index += count[l];
             first = (first + count[l]) << 1;
-            code <<= 1;
         }
-        if (!found) return fail("pair section code lengths");
+        if (l > MAX_CODE_BITS || !r.skip(l)) return fail("pair section code lengths");
     }
     return true;
 }
