@@ -308,60 +308,54 @@ TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and pr
     CHECK(r.out.find("KPvK     ok: ") != std::string::npos);
 }
 
-TEST_CASE("tb rewrite --wdl-only writes the WDL file alone and it still pairs with the DTM/DTZ file", "[tb][cli][promoted]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::copy_of_test_tables("rewrite-wdl-only-cli");
-    const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
-    // Black to move, the pawn on its seventh rank: a WDL probe that searches the promotion.
+namespace {
+
+// KQvKP rewritten with `options` in a copy of the test tables: the file `kept` stays byte for
+// byte, a probe answers as before, and `tb verify verify_options` passes. Returns `tb info`.
+// The position: Black to move, the pawn on its seventh rank (a WDL probe searches the
+// promotion); White to move can take the pawn or not.
+std::string rewrite_kqvkp_keeping(const fs::path& dir, const std::string& options, const std::string& kept,
+                                  const std::string& verify_options) {
+    const std::vector<uint8_t> kept_bytes = test::read_bytes(dir / kept);
     const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/1Q6/3kp3/7K b - - 0 1";
     const Outcome before = run_pythia(probe);
     REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite --wdl-only --dir " + dir.string() + " KQvKP");
+    Outcome r = run_pythia("tb rewrite " + options + " --dir " + dir.string() + " KQvKP");
     INFO(r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    CHECK(test::read_bytes(dir / "KQvKP.pytd") == distances);
-    r = run_pythia("tb info --dir " + dir.string() + " KQvKP");
-    CHECK(r.out.find("WDL w pairs [") != std::string::npos);
-    CHECK(r.out.find("queen promotions resolved; DTM w") != std::string::npos);  // Black's WDL section, the last
+    CHECK(test::read_bytes(dir / kept) == kept_bytes);
     const Outcome after = run_pythia(probe);
     CHECK(after.status == 0);
     CHECK(after.out == before.out);
-    r = run_pythia("tb verify --wdl-only --dir " + dir.string() + " KQvKP");
+    r = run_pythia("tb verify " + verify_options + " --dir " + dir.string() + " KQvKP");
     CHECK(r.status == 0);
     CHECK(r.out.find("KQvKP    ok: ") != std::string::npos);
+    return run_pythia("tb info --dir " + dir.string() + " KQvKP").out;
+}
+
+}  // namespace
+
+TEST_CASE("tb rewrite --wdl-only writes the WDL file alone and it still pairs with the DTM/DTZ file", "[tb][cli][promoted]") {
+    const fs::path dir = test::copy_of_test_tables("rewrite-wdl-only-cli");
+    const std::string info = rewrite_kqvkp_keeping(dir, "--wdl-only", "KQvKP.pytd", "--wdl-only");
+    CHECK(info.find("WDL w pairs [") != std::string::npos);
+    CHECK(info.find("queen promotions resolved; DTM w") != std::string::npos);  // Black's WDL section, the last
     // The DTM/DTZ options change the other file: refused with it.
-    r = run_pythia("tb rewrite --wdl-only --one-side --dir " + dir.string() + " KQvKP");
+    const Outcome r = run_pythia("tb rewrite --wdl-only --one-side --dir " + dir.string() + " KQvKP");
     CHECK(r.status == 2);
     CHECK(r.err.find("--wdl-only") != std::string::npos);
 }
 
 TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pairs with the WDL file",
           "[tb][cli][resolved]") {
-    using namespace pythia::tb;
     const fs::path dir = test::copy_of_test_tables("rewrite-dtm-only-cli");
-    const std::vector<uint8_t> wdl = test::read_bytes(dir / "KQvKP.pytw");
     const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
-    // White to move can take the pawn or not; Black to move can promote.
-    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/1Q6/3kp3/7K b - - 0 1";
-    const Outcome before = run_pythia(probe);
-    REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite --dtm-only --one-side --resolve-dtm --dir " + dir.string() + " KQvKP");
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    CHECK(test::read_bytes(dir / "KQvKP.pytw") == wdl);
+    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --resolve-dtm", "KQvKP.pytw", "");
     CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
-    r = run_pythia("tb info --dir " + dir.string() + " KQvKP");
-    CHECK(r.out.find("captures and promotions resolved") != std::string::npos);
-    CHECK(r.out.find("recovered") != std::string::npos);
-    const Outcome after = run_pythia(probe);
-    CHECK(after.status == 0);
-    CHECK(after.out == before.out);
-    r = run_pythia("tb verify --dir " + dir.string() + " KQvKP");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KQvKP    ok: ") != std::string::npos);
-    r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
+    CHECK(info.find("captures and promotions resolved") != std::string::npos);
+    CHECK(info.find("recovered") != std::string::npos);
+    const Outcome r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
     CHECK(r.status == 2);
     CHECK(r.err.find("--dtm-only") != std::string::npos);
 }
