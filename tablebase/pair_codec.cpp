@@ -411,6 +411,10 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     h.num_terminals = num_terminals;
     h.num_symbols = num_symbols;
     h.positions = n;
+    // Version 8 stores the index; version 9's payloads differ by their blocks only (the grammar is the same).
+    auto bytes_of = [&](const Header& x) {
+        return layout == pairs::Layout::VERSION_8 ? payload_bytes(x) : x.num_blocks * x.block_bytes;
+    };
     Blocks packed_blocks;
     for (uint32_t bytes : block_candidates) {
         Blocks c = pack_blocks(x, len, code, length, bytes);
@@ -421,10 +425,6 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         const uint64_t per_block = std::max<uint64_t>(1, n / t.num_blocks);
         t.index_shift = uint32_t(std::min(40, 63 - __builtin_clzll(per_block) + 2));
         t.num_index = ((n - 1) >> t.index_shift) + 1;
-        // Version 8 stores the index; version 9's payload differs by its blocks only (the grammar is the same).
-        auto bytes_of = [&](const Header& x) {
-            return layout == pairs::Layout::VERSION_8 ? payload_bytes(x) : x.num_blocks * x.block_bytes;
-        };
         if (packed_blocks.sizes.empty() || bytes_of(t) < bytes_of(h)) {
             h = t;
             packed_blocks = std::move(c);

@@ -230,8 +230,8 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
             return fail(error, what + "a pair section's metric, width or blocks)");
         if (!inside(h.offsets_offset, h.compressed_bytes, header_.header_size, size))
             return fail(error, what + "pair data outside the file)");
-        // The payload is parsed once every section header has passed (parse_pair_sections), so that
-        // a header's problem is named first: a payload read with another version's layout fails too.
+        // The payload is parsed at the end of validate(), once every section header has passed, so
+        // that a header's problem is named first: a payload read with another version's layout fails too.
     } else {
         if (h.block_positions == 0 || h.block_positions % 8 != 0 ||
             uint64_t(h.block_positions) * bits / 8 > MAX_BLOCK_BYTES)
