@@ -26,13 +26,15 @@ constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // that leave to the reader what captures and promotions achieve (FLAG_MOVES_RESOLVED), version 7
 // WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED),
 // version 8 PAIRS grammars of up to 65535 symbols instead of 4096 (pair_codec.h), version 9 PAIRS
-// payloads with a compact grammar and no stored index (pair_grammar.h, pairs::Layout). Older files
-// are still read; `pythia tb recompress` rewrites them with the current codecs, `pythia tb
+// payloads with a compact grammar and no stored index (pair_grammar.h, pairs::Layout), version 10
+// DTM sections that leave their draws to the WDL file (FLAG_DRAWS_IN_WDL). Older files are still
+// read; `pythia tb recompress` rewrites them with the current codecs, `pythia tb
 // rewrite` also with the best storage orders.
-constexpr uint32_t FORMAT_VERSION = 9;
+constexpr uint32_t FORMAT_VERSION = 10;
 constexpr uint32_t OLDEST_READ_VERSION = 1;
 constexpr uint32_t LARGE_GRAMMAR_VERSION = 8;    // grammars of up to 65535 symbols from this version
 constexpr uint32_t COMPACT_GRAMMAR_VERSION = 9;  // pairs::Layout::VERSION_9 from this version
+constexpr uint32_t DRAWS_IN_WDL_VERSION = 10;    // FLAG_DRAWS_IN_WDL from this version
 
 // How a file of this format version lays out its PAIRS sections.
 inline pairs::Layout pairs_layout(uint32_t version) {
@@ -58,6 +60,11 @@ constexpr uint8_t FLAG_MOVES_RESOLVED = 2;
 // WDL (version 7), only with FLAG_CAPTURE_RESOLVED: stored values may also be low where a quiet
 // promotion to a queen achieves the value (captures.h, best_resolving_move).
 constexpr uint8_t FLAG_PROMOTIONS_RESOLVED = 4;
+// DTM (version 10), only with FLAG_MOVES_RESOLVED: where the WDL file stores a draw and no
+// capture or promotion wins, the position is a draw and its stored DTM is any value. (A stored
+// WDL draw may be low only where such a move wins: WDL's FLAG_CAPTURE_RESOLVED.) The DTM then
+// needs the WDL file of the same write to be read.
+constexpr uint8_t FLAG_DRAWS_IN_WDL = 8;
 
 constexpr const char* WDL_EXTENSION = ".pytw";
 constexpr const char* DISTANCE_EXTENSION = ".pytd";

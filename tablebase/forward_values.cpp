@@ -81,7 +81,8 @@ Value leaving_move_dtm(const TbBoard& b, Color us, const TableSet& subtables) {
     return best.value_or(VALUE_ILLEGAL);
 }
 
-void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads) {
+void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads,
+                           const PositionBits* wdl_draws) {
     const TableIndex& index = table.index;
     ValueArray& dtm = table.dtm[side];
     parallel_for(index.size(), threads, uint64_t(1) << 16, [&](uint64_t begin, uint64_t end, int) {
@@ -92,7 +93,10 @@ void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subta
             b.set(index, p);
             if (b.in_check(~side)) continue;  // not a position
             const Value best = leaving_move_dtm(b, side, subtables);
-            if (best != VALUE_ILLEGAL && value_rank(best) > value_rank(dtm[i])) dtm[i] = best;
+            // A stored WDL draw is low only where such a move wins (the WDL's resolving moves are
+            // among them): otherwise the position is a draw, whatever its DTM holds.
+            if (wdl_draws && test_bit(*wdl_draws, i) && !is_win(best)) dtm[i] = VALUE_UNKNOWN;
+            else if (best != VALUE_ILLEGAL && value_rank(best) > value_rank(dtm[i])) dtm[i] = best;
         }
     });
 }

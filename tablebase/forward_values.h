@@ -46,7 +46,9 @@ Value leaving_move_dtm(const TbBoard& b, Color us, const TableSet& subtables);
 // Raises table.dtm[side] to what a capture or promotion achieves where that is better: the
 // exact DTM of a section stored with FLAG_MOVES_RESOLVED. `subtables` has every table those
 // moves lead into, with the sides they are looked up with. Entries that are no legal position
-// are left as they are.
-void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads);
+// are left as they are. With `wdl_draws` (FLAG_DRAWS_IN_WDL: where the WDL file stores a draw),
+// such a position is a draw unless one of those moves wins.
+void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subtables, int threads,
+                           const PositionBits* wdl_draws = nullptr);
 
 }  // namespace pythia::tb

@@ -190,11 +190,15 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
     if (bits != 0 && bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16)
         return fail(error, what + "code width " + std::to_string(bits) + ")");
     if (h.context > 2 || (h.context != 0 && h.metric != uint8_t(Metric::DTZ))) return fail(error, what + "context)");
-    const uint8_t allowed_flags = h.metric == uint8_t(Metric::WDL)
-                                      ? FLAG_CAPTURE_RESOLVED | (header_.version >= 7 ? FLAG_PROMOTIONS_RESOLVED : 0)
-                                  : h.metric == uint8_t(Metric::DTM) && header_.version >= 6 ? FLAG_MOVES_RESOLVED
-                                                                                             : 0;
-    if ((h.flags & ~allowed_flags) || ((h.flags & FLAG_PROMOTIONS_RESOLVED) && !(h.flags & FLAG_CAPTURE_RESOLVED)))
+    const uint8_t allowed_flags =
+        h.metric == uint8_t(Metric::WDL)
+            ? FLAG_CAPTURE_RESOLVED | (header_.version >= 7 ? FLAG_PROMOTIONS_RESOLVED : 0)
+        : h.metric == uint8_t(Metric::DTM)
+            ? (header_.version >= 6 ? FLAG_MOVES_RESOLVED : 0) |
+                  (header_.version >= DRAWS_IN_WDL_VERSION ? FLAG_DRAWS_IN_WDL : 0)
+            : 0;
+    if ((h.flags & ~allowed_flags) || ((h.flags & FLAG_PROMOTIONS_RESOLVED) && !(h.flags & FLAG_CAPTURE_RESOLVED)) ||
+        ((h.flags & FLAG_DRAWS_IN_WDL) && !(h.flags & FLAG_MOVES_RESOLVED)))
         return fail(error, what + "flags " + std::to_string(h.flags) + ")");
     const uint32_t want_contexts = h.context == uint8_t(Context::DTM_SIGN) ? 3 : h.num_contexts;
     if (h.num_symbols == 0 || h.num_symbols > MAX_SYMBOLS || (bits < 16 && h.num_symbols > (1u << bits)) ||

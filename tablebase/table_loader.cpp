@@ -141,7 +141,15 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
         bool ok = decode_section(*f, *dtm, table->dtm[c], nullptr, by_code ? &dtm_codes : nullptr, nullptr, threads);
         if (ok && (dtm->h.flags & FLAG_MOVES_RESOLVED)) {
-            resolve_leaving_moves(*table, c, *subtables, threads);
+            PositionBits wdl_draws;
+            if (dtm->h.flags & FLAG_DRAWS_IN_WDL) {  // format version 10: draws read from the WDL file
+                std::string why;
+                if (!stored_wdl_draws(dir, material, c, f->write_id(), wdl_draws, &why, threads)) {
+                    fail(error, f->path().string() + ": leaves its draws to the WDL file; " + why);
+                    return nullptr;
+                }
+            }
+            resolve_leaving_moves(*table, c, *subtables, threads, wdl_draws.empty() ? nullptr : &wdl_draws);
             if (by_code) {  // the DTZ's context is the exact DTM's code where it has one
                 const ValueArray& v = table->dtm[c];
                 parallel_for(v.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
@@ -191,6 +199,26 @@ bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material
             return fail(error, f->path().string() + ": corrupt data");
         flags[c] = s->h.flags;
     }
+    return true;
+}
+
+bool stored_wdl_draws(const std::filesystem::path& dir, const Material& material, Color side, uint64_t write_id,
+                      PositionBits& out, std::string* error, int threads) {
+    if (threads <= 0) threads = default_threads();
+    const TableIndex index(material.normalized());
+    auto f = open_file(dir, index, FileKind::WDL, error);
+    if (!f) return false;
+    if (f->write_id() != write_id)
+        return fail(error, f->path().string() + ": does not belong to the same write as its DTM/DTZ file");
+    const Section* s = f->find(Metric::WDL, side);
+    ValueArray symbols;
+    if (!s || !decode_section(*f, *s, symbols, nullptr, nullptr, nullptr, threads))
+        return fail(error, f->path().string() + ": corrupt data");
+    out.assign((symbols.size() + 63) / 64, 0);
+    parallel_for(symbols.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i)
+            if (symbols[i] == wdl_symbol(0)) set_bit(out.data(), i);
+    });
     return true;
 }
 

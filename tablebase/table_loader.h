@@ -47,6 +47,12 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
 bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material, std::array<ValueArray, COLOR_NB>& out,
                       std::array<uint8_t, COLOR_NB>& flags, std::string* error = nullptr, int threads = 0);
 
+// Where the WDL file in `dir` stores a draw for `side` to move (bit per index): what a DTM section
+// with FLAG_DRAWS_IN_WDL needs to be read. Fails with the WDL file's problem, or if it is not of
+// the write `write_id` (that of the DTM/DTZ file).
+bool stored_wdl_draws(const std::filesystem::path& dir, const Material& material, Color side, uint64_t write_id,
+                      PositionBits& out, std::string* error = nullptr, int threads = 0);
+
 // Every table `material` converts into (Material::successor_sides), each loaded for lookups
 // with the sides to move it is looked up with. False with the loader's message (naming the
 // file) if one is missing or refused.

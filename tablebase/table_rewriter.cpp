@@ -57,6 +57,10 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         if (!old_dist) return fail(dist_path, why);
         if (old_wdl->write_id() != old_dist->write_id())
             return fail(wdl_path, "does not belong to the same write as its DTM/DTZ file");
+        if (options.wdl_only)
+            for (const Section& sec : old_dist->sections())
+                if (sec.h.flags & FLAG_DRAWS_IN_WDL)
+                    return fail(wdl_path, "its DTM/DTZ file reads its draws from it: rewrite both files, not the WDL file alone");
         info.write_id = old_wdl->write_id();
         r.old_wdl_bytes = old_wdl->file_size();
         r.old_distance_bytes = old_dist->file_size();
@@ -87,6 +91,13 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.moves_resolved_dtm = options.moves_resolved_dtm;
         info.wdl_file_only = options.wdl_only;
         info.distance_file_only = options.distances_only;
+        // The DTM/DTZ file alone leaves its draws to the WDL file that stays: its stored values.
+        std::array<ValueArray, COLOR_NB> old_wdl_symbols;
+        std::array<uint8_t, COLOR_NB> old_wdl_flags{};
+        if (options.distances_only && options.moves_resolved_dtm) {
+            if (!load_wdl_symbols(dir, m, old_wdl_symbols, old_wdl_flags, error, threads)) return false;
+            info.stored_wdl = &old_wdl_symbols;
+        }
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
         const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));

@@ -448,9 +448,29 @@ private:
     std::vector<uint64_t> blocks_at_;
 };
 
+// Positions (bit per index) whose stored WDL is a draw: from an encoded section (its codes, in
+// `order`), or from a file's decoded symbols.
+PositionBits stored_wdl_draws(const EncodedSection& s, const StorageOrder& order, uint64_t n, int threads) {
+    PositionBits draws((n + 63) / 64, 0);
+    parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i)
+            if (s.symbols[s.code_of(order.to_storage(i))] == wdl_symbol(0)) set_bit(draws.data(), i);
+    });
+    return draws;
+}
+PositionBits stored_wdl_draws(const ValueArray& symbols, int threads) {
+    PositionBits draws((symbols.size() + 63) / 64, 0);
+    parallel_for(symbols.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i)
+            if (symbols[i] == wdl_symbol(0)) set_bit(draws.data(), i);
+    });
+    return draws;
+}
+
 // The WDL sections of both sides: captures (and, where it pays, queen promotions) resolved when
-// the subtables are at hand.
-std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads) {
+// the subtables are at hand. With `draws`, also where each section stores a draw.
+std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads,
+                                                std::array<PositionBits, COLOR_NB>* draws = nullptr) {
     const uint64_t n = t.index.size();
     const Material& m = t.index.material();
     std::vector<EncodedSection> wdl;
@@ -488,28 +508,36 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
                 info.choose_storage_order ? choose_storage_order(t.index, p, cell_of) : StorageOrder{};
             EncodedSection e = encode_section(n, in_order(order, cell_of), p);
             e.header.storage_order = order.field();
+            PositionBits stored_draws = draws ? stored_wdl_draws(e, order, n, threads) : PositionBits{};
             e.codes = {};
-            return e;
+            return std::pair{std::move(e), std::move(stored_draws)};
         };
-        wdl.push_back(encode(false));
+        auto [without, draws_without] = encode(false);
+        wdl.push_back(std::move(without));
+        if (draws) (*draws)[c] = std::move(draws_without);
         // Leaving the promotions to the prober shrank the side with the pawn in KQvKP by 75 % and
         // in KRvKP by 33 %, but made others a few % larger, where the promotions decide positions
         // the filling had no trouble with (KPPvK +13 %): so both ways, the smaller kept.
         const bool any_promoted =
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
         if (any_promoted) {
-            EncodedSection with = encode(true);
+            auto [with, draws_with] = encode(true);
             const uint64_t bytes_without = encoded_bytes(wdl.back()), bytes_with = encoded_bytes(with);
             spdlog::info("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
                          c == WHITE ? "w" : "b", bytes_without, bytes_with);
-            if (bytes_with < bytes_without) wdl.back() = std::move(with);
+            if (bytes_with < bytes_without) {
+                wdl.back() = std::move(with);
+                if (draws) (*draws)[c] = std::move(draws_with);
+            }
         }
     }
     return wdl;
 }
 
-// The DTM and DTZ sections: both sides, or the smaller one with `one_side_distances`.
-std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads) {
+// The DTM and DTZ sections: both sides, or the smaller one with `one_side_distances`. With
+// `wdl_draws` (where the WDL file stores a draw) and a resolved DTM, draws are left to the WDL file.
+std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads,
+                                                     const std::array<PositionBits, COLOR_NB>* wdl_draws) {
     const uint64_t n = t.index.size();
     // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
     // its DTM, which can be its context.
@@ -540,10 +568,18 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         if (resolve_dtm) {
             plan.flags = FLAG_MOVES_RESOLVED;
             const PositionBits& low = resolved[c];
+            // A draw that the WDL file stores as a draw: the reader answers a draw there (no
+            // capture or promotion wins, or it would not be a draw), whatever the DTM holds.
+            const PositionBits* draws = wdl_draws && std::any_of((*wdl_draws)[c].begin(), (*wdl_draws)[c].end(),
+                                                                 [](uint64_t w) { return w != 0; })
+                                            ? &(*wdl_draws)[c]
+                                            : nullptr;
+            if (draws) plan.flags |= FLAG_DRAWS_IN_WDL;
             encode([&](uint64_t i) {
-                return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
-                       : test_bit(low, i)      ? Cell{Cell::AT_MOST, goodness_key(dtm[i]), 0}
-                                               : Cell{Cell::EXACT, goodness_key(dtm[i]), 0};
+                const Value v = dtm[i];
+                return v == VALUE_ILLEGAL || (draws && is_draw(v) && test_bit(*draws, i)) ? Cell{Cell::FREE, 0, 0}
+                       : test_bit(low, i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
+                                          : Cell{Cell::EXACT, goodness_key(v), 0};
             });
             for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
         } else {
@@ -589,7 +625,11 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
             if (error) *error = "the DTM/DTZ file alone needs the WDL file's write id";
             return false;
         }
-        std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads);
+        std::array<PositionBits, COLOR_NB> draws;
+        const bool draws_known = info.moves_resolved_dtm && info.draws_in_wdl && info.stored_wdl;
+        if (draws_known)
+            for (Color c : {WHITE, BLACK}) draws[c] = stored_wdl_draws((*info.stored_wdl)[c], threads);
+        std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_known ? &draws : nullptr);
         FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
         return dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && dist_file.commit(error);
     }
@@ -598,9 +638,11 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     stats.generation_seconds = info.seconds;
     stats.generation_threads = uint32_t(info.generation_threads ? info.generation_threads : info.threads);
 
-    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads);
+    const bool draws_in_wdl = !info.wdl_file_only && info.moves_resolved_dtm && info.draws_in_wdl;
+    std::array<PositionBits, COLOR_NB> draws;
+    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
     std::vector<EncodedSection> dist;
-    if (!info.wdl_file_only) dist = encode_distance_sections(t, info, threads);
+    if (!info.wdl_file_only) dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(

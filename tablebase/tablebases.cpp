@@ -106,6 +106,8 @@ struct Tablebases::Entry {
         const uint8_t s = state[kind].load(std::memory_order_acquire);
         if (s == OPEN) return files[kind].get();
         if (s == FAILED) return nullptr;
+        // A DTM/DTZ file may read its draws from the WDL file (FLAG_DRAWS_IN_WDL): that one first.
+        const TableFile* wdl = kind == KIND_DISTANCE ? open(KIND_WDL, owner, cancel) : nullptr;
         std::lock_guard<std::mutex> lock(mutex);
         if (state[kind].load(std::memory_order_relaxed) != UNOPENED)
             return state[kind].load(std::memory_order_relaxed) == OPEN ? files[kind].get() : nullptr;
@@ -123,9 +125,18 @@ struct Tablebases::Entry {
             state[kind].store(FAILED, std::memory_order_release);
             return nullptr;
         }
+        std::string wdl_problem;
         for (size_t i = 0; i < f->sections().size(); ++i) {
             const Section& sec = f->sections()[i];
             section_no[int(sec.metric())][sec.side()] = int(i);
+            if ((sec.h.flags & FLAG_DRAWS_IN_WDL) && (!wdl || wdl->write_id() != f->write_id()))
+                wdl_problem = !wdl ? "leaves its draws to the WDL file, which is missing or refused"
+                                   : "leaves its draws to the WDL file, which is not of the same write";
+        }
+        if (!wdl_problem.empty()) {
+            owner.refuse(paths[kind].string(), wdl_problem);
+            state[kind].store(FAILED, std::memory_order_release);
+            return nullptr;
         }
         if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_, owner.resident_budget_)) {
             owner.refuse(paths[kind].string(), "corrupt block");
@@ -385,8 +396,13 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         return true;
     };
     uint32_t dtm_code, dtz_code;
-    if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
     const Section& m = f->sections()[e->section_no[int(Metric::DTM)][stm]];
+    if ((m.h.flags & FLAG_DRAWS_IN_WDL) && wdl == 0) {  // known a draw: nothing stored says more
+        dtm = VALUE_UNKNOWN;
+        if (dtz) *dtz = VALUE_UNKNOWN;
+        return true;
+    }
+    if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
     if (m.h.flags & FLAG_MOVES_RESOLVED) {
         // The stored DTM may be low where a capture or promotion achieves more (format version 6).
         TbBoard b;
@@ -397,7 +413,15 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             return sdtm;
         });
         if (!best) return false;
-        if (*best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm)) dtm = *best;
+        // Format version 10: a stored WDL draw that no such move wins is a draw, whatever the DTM holds.
+        bool draw = false;
+        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !is_win(*best)) {
+            const std::optional<int> stored = stored_wdl(*e, idx, stm);  // the WDL file was opened with this one
+            if (!stored) return false;
+            draw = *stored == 0;
+        }
+        if (draw) dtm = VALUE_UNKNOWN;
+        else if (*best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm)) dtm = *best;
         if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
     }
     if (!dtz) return true;

@@ -106,6 +106,7 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
                 sections += bytes_text(s.h.compressed_bytes);
             }
             if (s.h.flags & FLAG_MOVES_RESOLVED) sections += " captures and promotions resolved";
+            if (s.h.flags & FLAG_DRAWS_IN_WDL) sections += ", draws from the WDL file";
             if (s.h.flags & FLAG_PROMOTIONS_RESOLVED) sections += " queen promotions resolved";
         }
     }

@@ -299,7 +299,7 @@ TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and pr
     CHECK(r.status == 0);
     CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
     r = run_pythia("tb info --dir " + dir.string() + " KPvK");
-    CHECK(r.out.find("captures and promotions resolved; DTM b pairs") != std::string::npos);
+    CHECK(r.out.find("captures and promotions resolved, draws from the WDL file; DTM b pairs") != std::string::npos);
     const Outcome after = run_pythia(probe);
     CHECK(after.status == 0);
     CHECK(after.out == before.out);
@@ -353,9 +353,15 @@ TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pair
     const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
     const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --resolve-dtm", "KQvKP.pytw", "");
     CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
-    CHECK(info.find("captures and promotions resolved") != std::string::npos);
+    CHECK(info.find("captures and promotions resolved, draws from the WDL file") != std::string::npos);
     CHECK(info.find("recovered") != std::string::npos);
-    const Outcome r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
+    Outcome r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
     CHECK(r.status == 2);
     CHECK(r.err.find("--dtm-only") != std::string::npos);
+    // The new DTM/DTZ file reads its draws from the WDL file kept: that one may not be rewritten alone.
+    const std::vector<uint8_t> wdl = test::read_bytes(dir / "KQvKP.pytw");
+    r = run_pythia("tb rewrite --wdl-only --dir " + dir.string() + " KQvKP");
+    CHECK(r.status != 0);
+    CHECK(r.out.find("KQvKP.pytw: its DTM/DTZ file reads its draws from it") != std::string::npos);
+    CHECK(test::read_bytes(dir / "KQvKP.pytw") == wdl);
 }

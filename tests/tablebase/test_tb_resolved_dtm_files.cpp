@@ -1,9 +1,11 @@
 // DTM sections that leave to the reader what captures and promotions achieve (format version 6,
-// FLAG_MOVES_RESOLVED): the loader and the prober give every value as generated, also where a
-// subtable is itself stored that way and where one side to move is left out; such files are
-// smaller; a flag the version does not allow, or missing subtables, are refused.
+// FLAG_MOVES_RESOLVED), and their draws to the WDL file (version 10, FLAG_DRAWS_IN_WDL): the loader
+// and the prober give every value as generated, also where a subtable is itself stored that way
+// and where one side to move is left out; such files are smaller; a flag the version does not
+// allow, missing subtables, and a missing WDL file or one of another write are refused.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -48,12 +50,17 @@ bool left_out_too(const char* name) { return std::strcmp(name, "KPvKP") == 0; }
 // is slow (the codec does not change which values are left to the moves).
 Codec test_codec() { return test::light_mode() ? Codec::LZ4 : Codec::PAIRS; }
 
-void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side) {
+void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side, bool draws_in_wdl = true) {
     GenerationInfo info;
     info.distance_codec = test_codec();
     info.one_side_distances = one_side;
     info.moves_resolved_dtm = resolve;
+    info.draws_in_wdl = draws_in_wdl;
     test::write_again(dir, name, info);
+}
+
+bool has_draws(const ValueArray& dtm) {
+    return std::any_of(dtm.begin(), dtm.end(), [](Value v) { return v != VALUE_ILLEGAL && is_draw(v); });
 }
 
 // A copy of the test tables with resolved_tables() written by the writer with `resolve`.
@@ -82,8 +89,19 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
         const Material m = *Material::parse(name);
         auto f = open_distance_file(resolved_dir(), name);
         CHECK(f->left_out_side().has_value() == left_out_too(name));
+        std::string error;
+        auto generated = load_table_values(test::test_tables_dir(), m, &error, 2);
+        REQUIRE(generated);
+        int draws_left = 0;
         for (Color c : {WHITE, BLACK})  // a one-sided table has one DTM section
-            if (const Section* s = f->find(Metric::DTM, c)) CHECK((s->h.flags & FLAG_MOVES_RESOLVED) != 0);
+            if (const Section* s = f->find(Metric::DTM, c)) {
+                CHECK((s->h.flags & FLAG_MOVES_RESOLVED) != 0);
+                // Every side of these tables has draws, which the WDL file tells.
+                REQUIRE(has_draws(generated->dtm[c]));
+                CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
+                draws_left += (s->h.flags & FLAG_DRAWS_IN_WDL) != 0;
+            }
+        CHECK(draws_left > 0);
         // Measured 10-25 % smaller on the 4-piece tables in the pair codec. Not in the sanitize
         // build's light mode (LZ4), where writing the exact copy too would double the test's time.
         if (test_codec() == Codec::PAIRS) {
@@ -127,6 +145,7 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
                 const auto r = resolved.probe(pos);
                 REQUIRE(r);
                 REQUIRE(r->dtm == t->dtm[c][i]);
+                REQUIRE(resolved.probe_dtm(pos) == t->dtm[c][i]);  // without the WDL asked for first
                 REQUIRE(r->dtz == t->dtz[c][i]);
                 REQUIRE(r->wdl == wdl_of_dtz(t->dtz[c][i]));
                 ++probed;
@@ -184,6 +203,89 @@ TEST_CASE("a resolved DTM file needs its subtables and version 6", "[tb][files][
     test::fix_checksums(bytes);
     test::write_bytes(dir / "KQvKP.pytd", bytes);
     std::string why;
+    CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
+    CHECK(why.find("flags") != std::string::npos);
+}
+
+TEST_CASE("DTM that leaves its draws to the WDL file is smaller", "[tb][files][resolved]") {
+    // KQvKP written resolved with and without its draws left to the WDL file: the same values
+    // (each side alone checked), fewer bytes.
+    const fs::path with = copy_of_test_tables("draws-in-wdl"), without = copy_of_test_tables("draws-stored");
+    write_table(with, "KQvKP", true, false, true);
+    write_table(without, "KQvKP", true, false, false);
+    const Material kqvkp = *Material::parse("KQvKP");
+    auto f = open_distance_file(with, "KQvKP"), g = open_distance_file(without, "KQvKP");
+    uint64_t bytes_with = 0, bytes_without = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const Section* s = f->find(Metric::DTM, c);
+        const Section* t = g->find(Metric::DTM, c);
+        CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
+        CHECK((t->h.flags & FLAG_DRAWS_IN_WDL) == 0);
+        bytes_with += s->h.compressed_bytes;
+        bytes_without += t->h.compressed_bytes;
+    }
+    INFO(bytes_with << " against " << bytes_without);
+    CHECK(bytes_with < bytes_without);
+    test::check_loads_as_generated(with, kqvkp, {WHITE, BLACK});
+}
+
+TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same write, and version 10",
+          "[tb][files][resolved][badfiles]") {
+    const Material kqvkp = *Material::parse("KQvKP");
+    const fs::path dir = copy_of_test_tables("draws-in-wdl-bad");
+    // The resolved DTM/DTZ file beside the generated WDL file: another write.
+    fs::copy_file(resolved_dir() / "KQvKP.pytd", dir / "KQvKP.pytd", fs::copy_options::overwrite_existing);
+    std::string error;
+    CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
+    CHECK(error.find("KQvKP.pytd: leaves its draws to the WDL file; ") != std::string::npos);
+    CHECK(error.find("KQvKP.pytw: does not belong to the same write") != std::string::npos);
+    const Position pos = test::position("8/8/8/8/8/1Q6/3kp3/7K w - - 0 1");
+    {
+        Tablebases tbs;
+        tbs.set_paths(dir.string());
+        const auto r = tbs.probe(pos);
+        REQUIRE(r);  // the WDL file answers; the DTM/DTZ file is refused, not misread
+        CHECK(!r->dtm);
+        const auto refused = tbs.refused_files();
+        REQUIRE(refused.size() == 1);
+        CHECK(refused[0].find("KQvKP.pytd: leaves its draws to the WDL file, which is not of the same write") !=
+              std::string::npos);
+    }
+    // No WDL file at all.
+    fs::remove(dir / "KQvKP.pytw");
+    error.clear();
+    CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
+    CHECK(error.find("KQvKP.pytw: not found") != std::string::npos);
+    {
+        Tablebases tbs;
+        tbs.set_paths(dir.string());
+        CHECK(!tbs.probe_dtm(pos));
+        const auto refused = tbs.refused_files();
+        REQUIRE(refused.size() == 1);
+        CHECK(refused[0].find("which is missing or refused") != std::string::npos);
+    }
+
+    // The flag in a version 9 file, and the flag without FLAG_MOVES_RESOLVED: refused.
+    const std::vector<uint8_t> good = test::read_bytes(resolved_dir() / "KQvKP.pytd");
+    std::vector<uint8_t> bytes = good;
+    const uint32_t v9 = 9;
+    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v9, 4);
+    test::fix_checksums(bytes);
+    test::write_bytes(dir / "KQvKP.pytd", bytes);
+    std::string why;
+    CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
+    CHECK(why.find("flags") != std::string::npos);
+    bytes = good;
+    auto f = open_distance_file(resolved_dir(), "KQvKP");
+    bool cleared = false;
+    for (size_t k = 0; k < f->sections().size(); ++k) {
+        const size_t at = sizeof(FileHeader) + k * sizeof(SectionHeader) + offsetof(SectionHeader, flags);
+        if (bytes[at] & FLAG_DRAWS_IN_WDL) bytes[at] &= uint8_t(~FLAG_MOVES_RESOLVED), cleared = true;
+    }
+    REQUIRE(cleared);
+    test::fix_checksums(bytes);
+    test::write_bytes(dir / "KQvKP.pytd", bytes);
+    why.clear();
     CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
     CHECK(why.find("flags") != std::string::npos);
 }
