@@ -413,9 +413,10 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             return sdtm;
         });
         if (!best) return false;
-        // Format version 10: a stored WDL draw that no such move wins is a draw, whatever the DTM holds.
+        // Format version 10: a stored WDL draw that no such move wins is a draw, whatever the DTM
+        // holds. (A WDL known to be no draw, the probe's common case, needs no second read.)
         bool draw = false;
-        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !is_win(*best)) {
+        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl && !is_win(*best)) {
             const std::optional<int> stored = stored_wdl(*e, idx, stm);  // the WDL file was opened with this one
             if (!stored) return false;
             draw = *stored == 0;
