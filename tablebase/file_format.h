@@ -27,7 +27,8 @@ constexpr char FILE_MAGIC[8] = {'P', 'Y', 'T', 'H', 'I', 'A', 'T', 'B'};
 // WDL sections that leave to it what queen promotions achieve (FLAG_PROMOTIONS_RESOLVED),
 // version 8 PAIRS grammars of up to 65535 symbols instead of 4096 (pair_codec.h), version 9 PAIRS
 // payloads with a compact grammar and no stored index (pair_grammar.h, pairs::Layout), version 10
-// DTM sections that leave their draws to the WDL file (FLAG_DRAWS_IN_WDL). Older files are still
+// DTM sections that leave their draws to the WDL file (FLAG_DRAWS_IN_WDL) and DTZ sections that
+// store nothing where the DTM is a draw (the reader answers a draw there). Older files are still
 // read; `pythia tb recompress` rewrites them with the current codecs, `pythia tb
 // rewrite` also with the best storage orders.
 constexpr uint32_t FORMAT_VERSION = 10;

@@ -40,7 +40,13 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
     out.resize(n);
     if (codes_out) codes_out->resize(n);
     std::atomic<bool> ok{true};
+    // From version 10 a draw's DTZ is not stored: the DTM (exact by now) says it.
+    const bool draws_by_dtm = s.metric() == Metric::DTZ && f.version() >= DRAWS_IN_WDL_VERSION;
     auto store = [&](uint64_t i, uint32_t code) {
+        if (draws_by_dtm && is_draw((*dtm)[i])) {
+            out[i] = VALUE_UNKNOWN;
+            return true;
+        }
         uint32_t ctx = 0;
         if (s.h.context == uint8_t(Context::DTM_SIGN)) ctx = uint32_t(sign_context((*dtm)[i]));
         else if (s.h.context == uint8_t(Context::DTM_CODE)) ctx = (*dtm_codes)[i];

@@ -259,8 +259,10 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     };
     std::vector<Option> options;
     // Stored in the DTM's order, so that the DTM code of a stored position is at the same place.
+    // A draw's DTZ is not stored (version 10): the reader answers a draw wherever the DTM is one.
     options.push_back({Context::NONE, 1, in_order(order, [&](uint64_t i) {
-                           return dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
+                           return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0}
+                                                                              : Cell{Cell::EXACT, dtz[i], 0};
                        })});
     if (signs_agree(t, c, threads))
         options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
@@ -274,7 +276,7 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
     if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
         options.push_back({Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
-                               if (dtz[i] == VALUE_ILLEGAL) return Cell{Cell::FREE, 0, 0};
+                               if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
                                const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
                                return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
                            })});
@@ -618,6 +620,13 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
         if (error) *error = "the WDL file alone and the DTM/DTZ file alone exclude each other";
         return false;
     }
+    // The reader takes a draw's DTZ from its DTM (version 10), which needs them to agree.
+    if (!info.wdl_file_only)
+        for (Color c : {WHITE, BLACK})
+            if (!signs_agree(t, c, threads)) {
+                if (error) *error = m.name() + ": DTM and DTZ disagree on win, draw or loss: not written";
+                return false;
+            }
     if (info.distance_file_only) {
         // The statistics live in the WDL file, which stays as it is.
         const uint64_t write_id = info.write_id;

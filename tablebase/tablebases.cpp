@@ -426,6 +426,10 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
     }
     if (!dtz) return true;
+    if (f->version() >= DRAWS_IN_WDL_VERSION && is_draw(dtm)) {  // a draw's DTZ is not stored
+        *dtz = VALUE_UNKNOWN;
+        return true;
+    }
     const Section& z = f->sections()[e->section_no[int(Metric::DTZ)][stm]];
     const uint32_t ctx = z.h.context == uint8_t(Context::DTM_SIGN)   ? uint32_t(sign_context(dtm))
                          : z.h.context == uint8_t(Context::DTM_CODE) ? dtm_code
