@@ -28,7 +28,7 @@ struct TbArgs {
     bool all_stored = false;  // verify --all without a number: every stored table
     bool wdl_only = false;    // --wdl-only: verify, recompress or rewrite the WDL files only
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
-    bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it
+    bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it, draws to the WDL file
     bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
 };
 

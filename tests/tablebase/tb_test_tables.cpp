@@ -161,6 +161,30 @@ void fix_checksums(std::vector<uint8_t>& bytes) {
     std::memcpy(bytes.data(), &h, sizeof h);
 }
 
+std::vector<uint8_t> with_version(std::vector<uint8_t> bytes, uint32_t version) {
+    std::memcpy(bytes.data() + offsetof(FileHeader, version), &version, 4);
+    fix_checksums(bytes);
+    return bytes;
+}
+
+std::string refusal(const fs::path& file, const std::vector<uint8_t>& bytes, const char* name, FileKind kind) {
+    write_bytes(file, bytes);
+    std::string why;
+    return TableFile::open(file, TableIndex(*Material::parse(name)), kind, &why) ? "opened" : why;
+}
+
+int clear_section_flag(std::vector<uint8_t>& bytes, uint8_t where, uint8_t clear) {
+    FileHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    int changed = 0;
+    for (size_t k = 0; k < h.num_sections; ++k) {
+        uint8_t& flags = bytes[sizeof(FileHeader) + k * sizeof(SectionHeader) + offsetof(SectionHeader, flags)];
+        if (flags & where) flags &= uint8_t(~clear), ++changed;
+    }
+    fix_checksums(bytes);
+    return changed;
+}
+
 Position position(const std::string& fen) {
     Position pos;
     std::string error;

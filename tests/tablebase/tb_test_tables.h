@@ -51,6 +51,15 @@ void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& byt
 // Recomputes both checksums of a table file's bytes, so that a changed field is judged by the
 // field checks rather than by the checksums.
 void fix_checksums(std::vector<uint8_t>& bytes);
+// A table file's bytes with another format version in the header, checksums fixed.
+std::vector<uint8_t> with_version(std::vector<uint8_t> bytes, uint32_t version);
+// Clears the flag `clear` of every section whose flags have `where`, then fixes the checksums.
+// Returns how many sections it changed.
+int clear_section_flag(std::vector<uint8_t>& bytes, uint8_t where, uint8_t clear);
+// Writes `bytes` to `file` and opens it as table `name`'s file of `kind`: the reader's reason to
+// refuse it, or "opened".
+std::string refusal(const std::filesystem::path& file, const std::vector<uint8_t>& bytes, const char* name,
+                    tb::FileKind kind);
 
 // A position from a FEN that must be legal.
 Position position(const std::string& fen);

@@ -162,26 +162,11 @@ TEST_CASE("the promotions flag needs version 7 and the captures flag", "[tb][fil
     REQUIRE(TableFile::open(dir / "KQvKP.pytw", TableIndex(kqvkp), FileKind::WDL, &why) != nullptr);
 
     // In a version 6 file: refused, not read as values that need no promotion.
-    std::vector<uint8_t> bytes = good;
-    const uint32_t v6 = 6;
-    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v6, 4);
-    test::fix_checksums(bytes);
-    test::write_bytes(dir / "KQvKP.pytw", bytes);
-    CHECK(TableFile::open(dir / "KQvKP.pytw", TableIndex(kqvkp), FileKind::WDL, &why) == nullptr);
-    CHECK(why.find("flags") != std::string::npos);
+    const fs::path file = dir / "KQvKP.pytw";
+    CHECK(test::refusal(file, test::with_version(good, 6), "KQvKP", FileKind::WDL).find("flags") != std::string::npos);
 
     // Without FLAG_CAPTURE_RESOLVED: refused (the prober would search no move at all).
-    bytes = good;
-    auto f = test::open_table_file(written, "KQvKP", FileKind::WDL);
-    bool cleared = false;
-    for (size_t k = 0; k < f->sections().size(); ++k) {
-        const size_t at = sizeof(FileHeader) + k * sizeof(SectionHeader) + offsetof(SectionHeader, flags);
-        if (bytes[at] & FLAG_PROMOTIONS_RESOLVED) bytes[at] &= uint8_t(~FLAG_CAPTURE_RESOLVED), cleared = true;
-    }
-    REQUIRE(cleared);
-    test::fix_checksums(bytes);
-    test::write_bytes(dir / "KQvKP.pytw", bytes);
-    why.clear();
-    CHECK(TableFile::open(dir / "KQvKP.pytw", TableIndex(kqvkp), FileKind::WDL, &why) == nullptr);
-    CHECK(why.find("flags") != std::string::npos);
+    std::vector<uint8_t> bytes = good;
+    REQUIRE(test::clear_section_flag(bytes, FLAG_PROMOTIONS_RESOLVED, FLAG_CAPTURE_RESOLVED) > 0);
+    CHECK(test::refusal(file, bytes, "KQvKP", FileKind::WDL).find("flags") != std::string::npos);
 }

@@ -197,11 +197,7 @@ TEST_CASE("a resolved DTM file needs its subtables and version 6", "[tb][files][
     CHECK(error.find(".pytd") != std::string::npos);
 
     // The flag in a version 5 file: refused, not read as exact values.
-    std::vector<uint8_t> bytes = test::read_bytes(dir / "KQvKP.pytd");
-    const uint32_t v5 = 5;
-    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v5, 4);
-    test::fix_checksums(bytes);
-    test::write_bytes(dir / "KQvKP.pytd", bytes);
+    test::write_bytes(dir / "KQvKP.pytd", test::with_version(test::read_bytes(dir / "KQvKP.pytd"), 5));
     std::string why;
     CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
     CHECK(why.find("flags") != std::string::npos);
@@ -267,25 +263,10 @@ TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same
 
     // The flag in a version 9 file, and the flag without FLAG_MOVES_RESOLVED: refused.
     const std::vector<uint8_t> good = test::read_bytes(resolved_dir() / "KQvKP.pytd");
+    const fs::path file = dir / "KQvKP.pytd";
+    CHECK(test::refusal(file, test::with_version(good, 9), "KQvKP", FileKind::DISTANCE).find("flags") != std::string::npos);
     std::vector<uint8_t> bytes = good;
-    const uint32_t v9 = 9;
-    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v9, 4);
-    test::fix_checksums(bytes);
-    test::write_bytes(dir / "KQvKP.pytd", bytes);
-    std::string why;
-    CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
-    CHECK(why.find("flags") != std::string::npos);
-    bytes = good;
-    auto f = open_distance_file(resolved_dir(), "KQvKP");
-    bool cleared = false;
-    for (size_t k = 0; k < f->sections().size(); ++k) {
-        const size_t at = sizeof(FileHeader) + k * sizeof(SectionHeader) + offsetof(SectionHeader, flags);
-        if (bytes[at] & FLAG_DRAWS_IN_WDL) bytes[at] &= uint8_t(~FLAG_MOVES_RESOLVED), cleared = true;
-    }
-    REQUIRE(cleared);
-    test::fix_checksums(bytes);
-    test::write_bytes(dir / "KQvKP.pytd", bytes);
-    why.clear();
-    CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
-    CHECK(why.find("flags") != std::string::npos);
+    REQUIRE(test::clear_section_flag(bytes, FLAG_DRAWS_IN_WDL, FLAG_MOVES_RESOLVED) > 0);
+    CHECK(test::refusal(file, bytes, "KQvKP", FileKind::DISTANCE).find("flags") != std::string::npos);
+    CHECK(test::refusal(file, good, "KQvKP", FileKind::DISTANCE) == "opened");
 }
