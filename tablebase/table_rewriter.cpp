@@ -91,12 +91,12 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.moves_resolved_dtm = options.moves_resolved_dtm;
         info.wdl_file_only = options.wdl_only;
         info.distance_file_only = options.distances_only;
-        // The DTM/DTZ file alone leaves its draws to the WDL file that stays: its stored values.
-        std::array<ValueArray, COLOR_NB> old_wdl_symbols;
-        std::array<uint8_t, COLOR_NB> old_wdl_flags{};
+        // The DTM/DTZ file alone leaves its draws to the WDL file that stays: where it stores them.
+        std::array<PositionBits, COLOR_NB> old_wdl_draws;
         if (options.distances_only && options.moves_resolved_dtm) {
-            if (!load_wdl_symbols(dir, m, old_wdl_symbols, old_wdl_flags, error, threads)) return false;
-            info.stored_wdl = &old_wdl_symbols;
+            for (Color c : {WHITE, BLACK})
+                if (!stored_wdl_draws(dir, m, c, info.write_id, old_wdl_draws[c], error, threads)) return false;
+            info.stored_wdl_draws = &old_wdl_draws;
         }
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);

@@ -264,8 +264,8 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
                            return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0}
                                                                               : Cell{Cell::EXACT, dtz[i], 0};
                        })});
-    if (signs_agree(t, c, threads))
-        options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
+    // DTM and DTZ agree on win, draw and loss (write_table_files checks it).
+    options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
                                const Value m = dtmv[i];
                                return m == VALUE_ILLEGAL || is_draw(m) ? Cell{Cell::FREE, 0, 1}
                                                                        : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
@@ -450,21 +450,13 @@ private:
     std::vector<uint64_t> blocks_at_;
 };
 
-// Positions (bit per index) whose stored WDL is a draw: from an encoded section (its codes, in
-// `order`), or from a file's decoded symbols.
-PositionBits stored_wdl_draws(const EncodedSection& s, const StorageOrder& order, uint64_t n, int threads) {
-    PositionBits draws((n + 63) / 64, 0);
-    parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+// Positions (bit per index) where an encoded WDL section (its codes still there) stores a draw.
+PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, int threads) {
+    const StorageOrder order = *StorageOrder::from_field(index, s.header.storage_order);
+    PositionBits draws((index.size() + 63) / 64, 0);
+    parallel_for(index.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
         for (uint64_t i = begin; i < end; ++i)
             if (s.symbols[s.code_of(order.to_storage(i))] == wdl_symbol(0)) set_bit(draws.data(), i);
-    });
-    return draws;
-}
-PositionBits stored_wdl_draws(const ValueArray& symbols, int threads) {
-    PositionBits draws((symbols.size() + 63) / 64, 0);
-    parallel_for(symbols.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
-        for (uint64_t i = begin; i < end; ++i)
-            if (symbols[i] == wdl_symbol(0)) set_bit(draws.data(), i);
     });
     return draws;
 }
@@ -510,28 +502,23 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
                 info.choose_storage_order ? choose_storage_order(t.index, p, cell_of) : StorageOrder{};
             EncodedSection e = encode_section(n, in_order(order, cell_of), p);
             e.header.storage_order = order.field();
-            PositionBits stored_draws = draws ? stored_wdl_draws(e, order, n, threads) : PositionBits{};
-            e.codes = {};
-            return std::pair{std::move(e), std::move(stored_draws)};
+            return e;  // its codes are dropped once the section is chosen
         };
-        auto [without, draws_without] = encode(false);
-        wdl.push_back(std::move(without));
-        if (draws) (*draws)[c] = std::move(draws_without);
+        wdl.push_back(encode(false));
         // Leaving the promotions to the prober shrank the side with the pawn in KQvKP by 75 % and
         // in KRvKP by 33 %, but made others a few % larger, where the promotions decide positions
         // the filling had no trouble with (KPPvK +13 %): so both ways, the smaller kept.
         const bool any_promoted =
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
         if (any_promoted) {
-            auto [with, draws_with] = encode(true);
+            EncodedSection with = encode(true);
             const uint64_t bytes_without = encoded_bytes(wdl.back()), bytes_with = encoded_bytes(with);
             spdlog::info("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
                          c == WHITE ? "w" : "b", bytes_without, bytes_with);
-            if (bytes_with < bytes_without) {
-                wdl.back() = std::move(with);
-                if (draws) (*draws)[c] = std::move(draws_with);
-            }
+            if (bytes_with < bytes_without) wdl.back() = std::move(with);
         }
+        if (draws) (*draws)[c] = stored_wdl_draws(t.index, wdl.back(), threads);
+        wdl.back().codes = {};
     }
     return wdl;
 }
@@ -634,11 +621,9 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
             if (error) *error = "the DTM/DTZ file alone needs the WDL file's write id";
             return false;
         }
-        std::array<PositionBits, COLOR_NB> draws;
-        const bool draws_known = info.moves_resolved_dtm && info.draws_in_wdl && info.stored_wdl;
-        if (draws_known)
-            for (Color c : {WHITE, BLACK}) draws[c] = stored_wdl_draws((*info.stored_wdl)[c], threads);
-        std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_known ? &draws : nullptr);
+        const bool draws_in_wdl = info.moves_resolved_dtm && info.draws_in_wdl;
+        std::vector<EncodedSection> dist =
+            encode_distance_sections(t, info, threads, draws_in_wdl ? info.stored_wdl_draws : nullptr);
         FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
         return dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && dist_file.commit(error);
     }

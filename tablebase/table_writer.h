@@ -49,10 +49,10 @@ struct GenerationInfo {
     // With `moves_resolved_dtm`, also leave the draws to the WDL file (format version 10,
     // FLAG_DRAWS_IN_WDL): a draw whose stored WDL is a draw may hold any DTM (the reader reads a
     // draw there unless a capture or promotion wins). The stored WDL is that of the WDL file
-    // written with it; with `distance_file_only`, `stored_wdl`: the WDL file's stored symbols of
-    // each side (load_wdl_symbols), without which the draws are stored.
+    // written with it; with `distance_file_only`, `stored_wdl_draws`: where the WDL file kept
+    // stores a draw, per side (table_loader.h, stored_wdl_draws), without which draws are stored.
     bool draws_in_wdl = true;
-    const std::array<ValueArray, COLOR_NB>* stored_wdl = nullptr;
+    const std::array<PositionBits, COLOR_NB>* stored_wdl_draws = nullptr;
     // Also leave low in WDL the positions whose value a quiet promotion to a queen achieves
     // (format version 7, FLAG_PROMOTIONS_RESOLVED), in each section of a table with pawns where
     // that makes it smaller; the writer encodes such a section both ways and keeps the smaller.
