@@ -382,9 +382,16 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     const Entry* e = at.entry;
     const TableFile* f = distance_file(*e);
     if (!f) return false;
+    // A side the file leaves out would probe every move: the WDL file first, one probe.
+    if (!wdl && f->left_out_side() == at.stm) wdl = wdl_of(pieces, n, stm);
+    if (wdl == 0) {  // a draw has no distance; its DTM and DTZ may not even be stored (version 10)
+        dtm = VALUE_UNKNOWN;
+        if (dtz) *dtz = VALUE_UNKNOWN;
+        return true;
+    }
     pieces = at.pieces;
     stm = at.stm;
-    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz, wdl);
+    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
@@ -397,11 +404,6 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     };
     uint32_t dtm_code, dtz_code;
     const Section& m = f->sections()[e->section_no[int(Metric::DTM)][stm]];
-    if ((m.h.flags & FLAG_DRAWS_IN_WDL) && wdl == 0) {  // known a draw: nothing stored says more
-        dtm = VALUE_UNKNOWN;
-        if (dtz) *dtz = VALUE_UNKNOWN;
-        return true;
-    }
     if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
     if (m.h.flags & FLAG_MOVES_RESOLVED) {
         // The stored DTM may be low where a capture or promotion achieves more (format version 6).
@@ -437,15 +439,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     return read(Metric::DTZ, ctx, dtz_code, *dtz);
 }
 
-bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                                      std::optional<int> wdl) const {
-    // A draw has no distance: the WDL file says so with one probe instead of one per move.
-    if (!wdl) wdl = wdl_of(pieces, n, stm);
-    if (wdl == 0) {
-        dtm = VALUE_UNKNOWN;
-        if (dtz) *dtz = VALUE_UNKNOWN;
-        return true;
-    }
+bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const {
     TbBoard b;
     b.set(pieces, n);
     // Without DTZ asked for, the successors' DTZ is not read: the DTM does not depend on it.

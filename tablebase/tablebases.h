@@ -123,10 +123,10 @@ private:
     // `wdl`: the position's WDL if the caller has probed it already (a left-out side needs it).
     bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
                       std::optional<int> wdl = std::nullopt) const;
-    // The same for the side to move that a file leaves out (format version 5): a draw by the WDL
-    // file, else one ply of moves, each successor probed (the loader's rule, forward_values.h).
-    bool distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                              std::optional<int> wdl) const;
+    // The same for the side to move that a file leaves out (format version 5), not a draw (the
+    // caller asks the WDL file first): one ply of moves, each successor probed (the loader's rule,
+    // forward_values.h).
+    bool distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
     // The table's DTM/DTZ file if it is open, opening it now or in the background.
     const TableFile* distance_file(const Entry& e) const;
     std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;
