@@ -30,7 +30,13 @@ uint64_t load_be64(const uint8_t* p) { return __builtin_bswap64(read_at<uint64_t
 constexpr uint32_t MIN_PAIR_COUNT = 4;  // a new symbol costs a rule and a code length (about 2.4 bytes from version 9)
 constexpr uint32_t PAIRS_PER_ROUND = 64;
 constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
-constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;  // the first stage's symbols (all of them before format version 8)
+// The first stage (rounds that recount every pair, in parallel) hands over to the second (one
+// pair at a time, see PairOccurrences) once there are STAGE_TWO_SYMBOLS symbols and the stream is
+// short enough for the second stage's 18 bytes a symbol, or at the latest at FULL_RECOUNT_SYMBOLS
+// symbols. Recounting every round is the cheaper way only while a round replaces much of the stream.
+constexpr uint32_t STAGE_TWO_SYMBOLS = 256;
+constexpr uint64_t STAGE_TWO_MAX_LENGTH = uint64_t(1) << 26;  // 1.2 GB of stage-two state
+constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;
 
 // The pair counts of one worker, keyed by pair_key(left, right): a dense array for the pairs of
 // the first DENSE symbols, which the long streams of the first rounds are made of, and an
@@ -41,17 +47,16 @@ constexpr uint32_t pair_key(uint32_t left, uint32_t right) { return left << 16 |
 // Which of `workers` counts the pair: mixed, so that the pairs of a run (left == right) spread too.
 inline uint32_t pair_owner(uint32_t left, uint32_t right, uint32_t workers) {
     const uint32_t h = (left * 0x9E3779B1u) ^ (right * 0x85EBCA77u);
-    return (h ^ h >> 15) % workers;
+    return uint32_t((uint64_t(h ^ h >> 15) * workers) >> 32);  // a multiply, not a division (11 % of counting)
 }
 
 class PairCounts {
 public:
-    // Adds n (which may be uint32_t(-1), to take one away) and returns the new count.
-    uint32_t add(uint32_t left, uint32_t right, uint32_t n) {
+    void add(uint32_t left, uint32_t right) {
         if ((left | right) < DENSE) {
             const uint32_t k = left * DENSE + right;
-            if (dense_[k] == 0) dense_touched_.push_back(k);
-            return dense_[k] += n;
+            if (dense_[k]++ == 0) dense_touched_.push_back(k);
+            return;
         }
         const uint32_t k = pair_key(left, right);
         uint32_t at = slot_of(k);
@@ -63,14 +68,9 @@ public:
             slots_[at].key = k;
             touched_.push_back(at);
         }
-        return slots_[at].count += n;
+        ++slots_[at].count;
     }
-    uint32_t get(uint32_t left, uint32_t right) const {
-        if ((left | right) < DENSE) return dense_[left * DENSE + right];
-        return slots_[slot_of(pair_key(left, right))].count;
-    }
-    // f(left, right, count) for every pair counted (a pair whose count went to 0 and up again
-    // may come twice).
+    // f(left, right, count) for every pair counted.
     template <typename F>
     void for_each(F&& f) const {
         for (uint32_t k : dense_touched_) f(k / DENSE, k % DENSE, dense_[k]);
@@ -151,7 +151,7 @@ CountsPool& counts_pool() {
 void count_pairs(const uint16_t* x, uint64_t end, PairCounts& c, uint32_t w, uint32_t workers) {
     for (uint64_t i = 0; i + 1 < end;) {
         const uint32_t a = x[i], b = x[i + 1];
-        if (workers == 1 || pair_owner(a, b, workers) == w) c.add(a, b, 1);
+        if (workers == 1 || pair_owner(a, b, workers) == w) c.add(a, b);
         i += (a == b && i + 2 < end && x[i + 2] == a) ? 2 : 1;
     }
 }
@@ -169,96 +169,169 @@ void add_rule(uint32_t a, uint32_t b, std::vector<PairRule>& rules, std::vector<
     length.push_back(positions);
 }
 
-// The grammar's second stage, from FULL_RECOUNT_SYMBOLS symbols on: the stream is short by then
-// and a round adds a few dozen symbols, so recounting every pair each round, as the first stage
-// does, took 20 times as long as the first stage (KBPvKR's White WDL: 221 s against 11.6 s). Here the
-// counts (every adjacent pair: a run aaa counts aa twice) follow the replacements, a heap
-// holds the counts as they change (an entry whose count moved on is stale), and a round's pairs
-// may share a symbol as long as no pair's left symbol is another's and no pair's right symbol
-// is another's left: one left-to-right pass still replaces them unambiguously.
-void extend_incrementally(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length) {
-    if (rules.size() >= pairs::MAX_SYMBOLS || x.size() < 2) return;
-    auto counts = counts_pool().take();  // empty
-    for (size_t i = 0; i + 1 < x.size(); ++i) counts->add(x[i], x[i + 1], 1);
-    using Entry = std::pair<uint32_t, uint32_t>;  // (count, pair key)
-    std::priority_queue<Entry> heap;
-    auto changed = [&](uint32_t a, uint32_t b, uint32_t n) {
-        const uint32_t c = counts->add(a, b, n);
-        if (c >= MIN_PAIR_COUNT) heap.push({c, pair_key(a, b)});
+// The grammar's second stage, once the first hands over: Re-Pair as Larsson and Moffat describe
+// it, one pair at a time, always the most frequent. Each position knows its neighbours
+// (replaced positions are unlinked, not moved) and belongs to the list of occurrences of the pair
+// it starts, so a replacement visits only the pair's occurrences: the work follows the
+// replacements, not the stream's length times the rounds. (Until 2026-11-25 this stage went in
+// rounds of up to 64 pairs with a scan of the whole stream each: about a thousand scans of
+// millions of symbols on a DTM section, 3-5 times the time for 1 % more bytes.) Occurrence lists
+// stay in stream order, so a run "aaaa" becomes "cc", as a left-to-right pass would make it.
+class PairOccurrences {
+public:
+    static constexpr uint32_t NIL = UINT32_MAX;
+
+    explicit PairOccurrences(const std::vector<uint16_t>& x)
+        : sym_(x), next_(x.size()), prev_(x.size()), occ_next_(x.size(), NIL), occ_prev_(x.size(), NIL) {
+        const uint32_t m = uint32_t(x.size());
+        for (uint32_t i = 0; i < m; ++i) {
+            next_[i] = i + 1 < m ? i + 1 : NIL;
+            prev_[i] = i ? i - 1 : NIL;
+        }
+        slots_.assign(1u << 16, Slot{});
+        for (uint32_t i = 0; i + 1 < m; ++i) link(i, false);
+        for (const Slot& s : slots_)
+            if (s.key != EMPTY) changed(s.key, s.count);
+    }
+
+    // The most frequent pair with at least `min_count` occurrences that `allowed` accepts; false if none.
+    template <typename Allowed>
+    bool best_pair(uint32_t min_count, Allowed&& allowed, uint32_t& a, uint32_t& b) {
+        while (!heap_.empty()) {
+            const auto [count, key] = heap_.top();
+            heap_.pop();
+            const Slot* s = find(key);
+            if (count < min_count) return false;
+            if (s->count != count) {  // the count went down since (a rise pushes its own entry)
+                if (s->count < count && s->count >= min_count) heap_.push({s->count, key});
+                continue;
+            }
+            a = key >> 16;
+            b = key & 0xFFFF;
+            if (allowed(a, b)) return true;
+        }
+        return false;
+    }
+
+    // Replaces every occurrence of (a, b) by c, in stream order; returns how many.
+    uint32_t replace(uint32_t a, uint32_t b, uint16_t c) {
+        uint32_t replaced = 0;
+        for (;;) {
+            Slot* s = find(pair_key(a, b));
+            if (!s || s->head == NIL) break;
+            const uint32_t i = s->head, j = next_[i], h = prev_[i], k = next_[j];
+            if (h != NIL) unlink(h);
+            unlink(i);
+            if (k != NIL) unlink(j);
+            sym_[i] = c;
+            next_[i] = k;
+            if (k != NIL) prev_[k] = i;
+            if (h != NIL) link(h);
+            if (k != NIL) link(i);
+            ++replaced;
+        }
+        // The pairs this made (each holds c) enter the heap once, with their final counts.
+        for (uint32_t key : raised_) {
+            Slot& s = *find(key);
+            if (s.raised) changed(key, s.count);
+            s.raised = false;
+        }
+        raised_.clear();
+        return replaced;
+    }
+
+    // The stream as it stands.
+    void write(std::vector<uint16_t>& x) const {
+        x.clear();
+        for (uint32_t i = sym_.empty() ? NIL : 0; i != NIL; i = next_[i]) x.push_back(sym_[i]);
+    }
+
+private:
+    struct Slot {
+        uint32_t key = EMPTY, count = 0, head = NIL, tail = NIL;
+        bool raised = false;  // in raised_
     };
-    counts->for_each([&](uint32_t a, uint32_t b, uint32_t c) {
-        if (c >= MIN_PAIR_COUNT) heap.push({c, pair_key(a, b)});
-    });
-    std::vector<uint64_t> fresh;  // positions of the round's new symbols
-    while (rules.size() < pairs::MAX_SYMBOLS) {
-        std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
-        std::vector<uint8_t> role(rules.size(), 0);  // 1: left symbol of a chosen pair, 2: right
-        std::vector<Entry> aside;                    // conflicting: for the next round
-        uint32_t added = 0, best = 0;
-        while (!heap.empty() && added < PAIRS_PER_ROUND && rules.size() < pairs::MAX_SYMBOLS) {
-            const Entry e = heap.top();
-            const uint32_t a = e.second >> 16, b = e.second & 0xFFFF;
-            if (counts->get(a, b) != e.first || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) {
-                heap.pop();  // stale, or a pair that may never be a symbol
-                continue;
-            }
-            best = std::max(best, e.first);
-            if (uint64_t(e.first) * ROUND_SPREAD < best) break;
-            heap.pop();
-            if ((role[a] & 3) || (role[b] & 1)) {
-                aside.push_back(e);
-                continue;
-            }
-            role[a] |= 1;
-            role[b] |= 2;
-            add_rule(a, b, rules, length, right_of, new_of);
-            ++added;
-        }
-        if (!added) break;
-        for (const Entry& e : aside) heap.push(e);
-        // Replace in place. Input pair j is (x[j], x[j+1]) before the round; each one a
-        // replacement touches is taken away once.
-        const uint64_t m = x.size();
-        uint64_t o = 0;
-        int64_t last_lost = -1;
-        uint16_t before = 0;  // the input symbol before i, as it was
-        auto lose = [&](uint64_t j, uint16_t l, uint16_t r) {
-            if (int64_t(j) <= last_lost) return;
-            changed(l, r, uint32_t(-1));
-            last_lost = int64_t(j);
-        };
-        fresh.clear();
-        for (uint64_t i = 0; i < m;) {
-            const uint16_t a = x[i];
-            if (right_of[a] >= 0 && i + 1 < m && x[i + 1] == right_of[a]) {
-                const uint16_t b = x[i + 1];
-                if (i > 0) lose(i - 1, before, a);
-                lose(i, a, b);
-                if (i + 2 < m) lose(i + 1, b, x[i + 2]);
-                fresh.push_back(o);
-                x[o++] = uint16_t(new_of[a]);
-                before = b;
-                i += 2;
-            } else {
-                before = a;
-                x[o++] = a;
-                ++i;
-            }
-        }
-        x.resize(o);
-        // The output pairs next to a new symbol, each once.
-        int64_t last_gained = -1;
-        auto gain = [&](uint64_t j) {
-            if (int64_t(j) <= last_gained) return;
-            changed(x[j], x[j + 1], 1);
-            last_gained = int64_t(j);
-        };
-        for (uint64_t f : fresh) {
-            if (f > 0) gain(f - 1);
-            if (f + 1 < o) gain(f);
+    static constexpr uint32_t EMPTY = UINT32_MAX;
+
+    Slot* find(uint32_t key) {
+        const uint32_t mask = uint32_t(slots_.size() - 1);
+        for (uint32_t at = hash(key) & mask;; at = (at + 1) & mask) {
+            if (slots_[at].key == key) return &slots_[at];
+            if (slots_[at].key == EMPTY) return nullptr;
         }
     }
-    counts_pool().give(std::move(counts));
+    Slot& find_or_add(uint32_t key) {
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        const uint32_t mask = uint32_t(slots_.size() - 1);
+        uint32_t at = hash(key) & mask;
+        while (slots_[at].key != key && slots_[at].key != EMPTY) at = (at + 1) & mask;
+        if (slots_[at].key == EMPTY) {
+            slots_[at].key = key;
+            ++used_;
+        }
+        return slots_[at];
+    }
+    static uint32_t hash(uint32_t key) { return uint32_t((uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 32); }
+    void grow() {
+        std::vector<Slot> old(2 * slots_.size());
+        old.swap(slots_);
+        const uint32_t mask = uint32_t(slots_.size() - 1);
+        for (const Slot& s : old) {
+            if (s.key == EMPTY) continue;
+            uint32_t at = hash(s.key) & mask;
+            while (slots_[at].key != EMPTY) at = (at + 1) & mask;
+            slots_[at] = s;
+        }
+    }
+    void changed(uint32_t key, uint32_t count) {
+        if (count >= MIN_PAIR_COUNT) heap_.push({count, key});
+    }
+    // Position i (whose successor exists) joins the tail of its pair's list.
+    void link(uint32_t i, bool count_changed = true) {
+        const uint32_t key = pair_key(sym_[i], sym_[next_[i]]);
+        Slot& s = find_or_add(key);
+        occ_prev_[i] = s.tail;
+        occ_next_[i] = NIL;
+        if (s.tail != NIL) occ_next_[s.tail] = i;
+        else s.head = i;
+        s.tail = i;
+        ++s.count;
+        if (count_changed && !s.raised) {
+            s.raised = true;
+            raised_.push_back(key);
+        }
+    }
+    // Position i leaves its pair's list.
+    void unlink(uint32_t i) {
+        const uint32_t key = pair_key(sym_[i], sym_[next_[i]]);
+        Slot& s = *find(key);
+        if (occ_prev_[i] != NIL) occ_next_[occ_prev_[i]] = occ_next_[i];
+        else s.head = occ_next_[i];
+        if (occ_next_[i] != NIL) occ_prev_[occ_next_[i]] = occ_prev_[i];
+        else s.tail = occ_prev_[i];
+        --s.count;  // its entry in the heap stays, too high: best_pair() corrects it when it comes up
+    }
+
+    std::vector<uint16_t> sym_;
+    std::vector<uint32_t> next_, prev_, occ_next_, occ_prev_;
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+    std::vector<uint32_t> raised_;  // pairs whose count rose during a replace()
+    std::priority_queue<std::pair<uint32_t, uint32_t>> heap_;  // (count, pair key), stale entries skipped
+};
+
+void extend_one_pair_at_a_time(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length) {
+    if (rules.size() >= pairs::MAX_SYMBOLS || x.size() < 2 || x.size() >= PairOccurrences::NIL) return;
+    PairOccurrences occurrences(x);
+    auto allowed = [&](uint32_t a, uint32_t b) { return length[a] + length[b] <= pairs::MAX_SYMBOL_POSITIONS; };
+    uint32_t a, b;
+    while (rules.size() < pairs::MAX_SYMBOLS && occurrences.best_pair(MIN_PAIR_COUNT, allowed, a, b)) {
+        const uint16_t c = uint16_t(rules.size());
+        rules.push_back({uint16_t(a), uint16_t(b)});
+        length.push_back(length[a] + length[b]);
+        occurrences.replace(a, b, c);
+    }
+    occurrences.write(x);
 }
 
 struct Blocks {
@@ -322,15 +395,16 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     });
 
     // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
-    // so one left-to-right pass replaces them all without ambiguity. Past FULL_RECOUNT_SYMBOLS
-    // symbols, extend_incrementally goes on.
+    // so one left-to-right pass replaces them all without ambiguity. Then
+    // extend_one_pair_at_a_time goes on.
     std::vector<PairRule> rules(num_terminals, PairRule{0, 0});
     std::vector<uint32_t> length(num_terminals, 1);
     const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
     std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
     for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
     std::vector<uint64_t> part(workers + 1);
-    while (rules.size() < FULL_RECOUNT_SYMBOLS) {
+    while (rules.size() < FULL_RECOUNT_SYMBOLS &&
+           (rules.size() < STAGE_TWO_SYMBOLS || x.size() > STAGE_TWO_MAX_LENGTH)) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
@@ -383,7 +457,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         x.resize(o);
     }
     for (auto& c : counts) counts_pool().give(std::move(c));
-    extend_incrementally(x, rules, length);
+    extend_one_pair_at_a_time(x, rules, length);
 
     const uint32_t num_symbols = uint32_t(rules.size());
     {  // Numbered as the compact grammar codes them best (pair_grammar.h).

@@ -157,6 +157,40 @@ TEST_CASE("the pair codec's grammar grows past 4096 symbols where pairs keep pay
     CHECK(wrong == 0);
 }
 
+TEST_CASE("the pair codec's second stage takes runs of long symbols left to right", "[tb][pairs]") {
+    // 600 words of 6 codes, each placed 8 times, each time repeated 1 to 9 times in a row: once
+    // a word is one symbol, its repeats are runs of that symbol, whose pairs overlap ("WWW").
+    const uint32_t terminals = 200;
+    std::mt19937_64 rng(7);
+    std::vector<std::vector<uint8_t>> words(600, std::vector<uint8_t>(6));
+    for (auto& w : words)
+        for (auto& c : w) c = uint8_t(rng() % terminals);
+    std::vector<uint32_t> order;
+    for (uint32_t k = 0; k < 8 * words.size(); ++k) order.push_back(k % words.size());
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<uint8_t> codes;
+    for (uint32_t k : order)
+        for (uint64_t r = rng() % 9 + 1; r > 0; --r) codes.insert(codes.end(), words[k].begin(), words[k].end());
+    const uint64_t n = codes.size();
+    const std::vector<uint8_t> packed = pack(codes, 8);
+    const auto payload = encode_pairs(packed.data(), 8, n, terminals, 2);
+    INFO(payload.size() << " bytes for " << packed.size() << " packed");
+    CHECK(payload.size() * 3 < packed.size());  // a word's repeats cost about one code each
+    std::string why;
+    const auto r = PairsReader::parse(payload.data(), payload.size(), n, terminals, &why);
+    INFO(why);
+    REQUIRE(r);
+    std::vector<uint8_t> whole(packed.size(), 0);
+    REQUIRE(r->decode_all(whole.data(), 8));
+    CHECK(whole == packed);
+    uint64_t wrong = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        uint32_t code = 999;
+        wrong += !r->code_at(i, code) || code != codes[i];
+    }
+    CHECK(wrong == 0);
+}
+
 TEST_CASE("version 8 payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
     const Stream s = streams(2)[2];
     const uint64_t n = s.codes.size();
