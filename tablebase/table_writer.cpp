@@ -167,33 +167,51 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of) {
     };
 }
 
-// Samples for choosing a storage order: a first round tries every order on SMALL_SAMPLE
-// segments, a second the best FINALISTS on LARGE_SAMPLE ones (the whole stream when it is
-// shorter). Both are {segments, positions per segment}. On KBNvKN's White-to-move DTM the small
-// sample alone picked an order 7 % larger than the large sample's pick.
-constexpr uint64_t SMALL_SAMPLE[2] = {64, 32768}, LARGE_SAMPLE[2] = {256, 65536};
-constexpr size_t FINALISTS = 4;
+// Samples for choosing a storage order, in rounds: each round encodes the candidates left on
+// `segments` stretches of `positions` stored positions (the same stretches for every order,
+// spread over the stream; the whole stream when it is shorter, which ends the choice), and keeps
+// the smallest `keep`. On KBNvKN's White-to-move DTM the 64 x 32768 sample alone picked an order
+// 7 % larger than the 256 x 65536 one's pick. The first round, on short samples, only thins out
+// the 120 orders of a 5-piece table with five index digits (a pawn and three other pieces): on
+// KBNPvK it took the two DTM sections' choice from 49.3 to 36.0 s (both runs beside a table
+// generation on both cores), and its picks made the DTM/DTZ file 0.9 % smaller, not larger
+// (54 145 472 against 54 659 776 bytes).
+struct SampleRound {
+    uint64_t segments, positions;  // stretches of stored positions, and positions per stretch
+    size_t keep;                   // candidates kept for the next round
+    size_t skip_below;             // the round is skipped with at most this many candidates
+};
+constexpr SampleRound SAMPLE_ROUNDS[] = {
+    {16, 8192, 24, 24},
+    {64, 32768, 4, 0},
+    {256, 65536, 1, 0},
+};
+// Samples up to this many positions are too short for Re-Pair to keep two threads busy: one
+// candidate per thread instead.
+constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
 
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
 // pair codec, judged on samples of each candidate order (the same stretches of stored
 // positions for every order, spread over the stream).
 // With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
-// smallest.
+// smallest. `estimate_bytes` (if not null): the chosen order's bytes scaled from its last sample
+// to the whole stream (0 if no sample was encoded).
 template <typename... CellOf>
-StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, CellOf... cell_of) {
+StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uint64_t* estimate_bytes,
+                                  CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     plan.estimate_only = false;
-    auto estimate = [&](const StorageOrder& order, const uint64_t sample[2]) -> uint64_t {
+    auto estimate = [&](const StorageOrder& order, const SampleRound& sample) -> uint64_t {
         std::vector<std::pair<uint64_t, uint64_t>> stretches;  // [begin, end) of stored positions
-        if (sample[0] * sample[1] >= n) {
+        if (sample.segments * sample.positions >= n) {
             stretches.push_back({0, n});
         } else {
-            const uint64_t step = n / sample[0];
-            for (uint64_t k = 0; k < sample[0]; ++k) {
-                const uint64_t slack = step - std::min(step, sample[1]);
+            const uint64_t step = n / sample.segments;
+            for (uint64_t k = 0; k < sample.segments; ++k) {
+                const uint64_t slack = step - std::min(step, sample.positions);
                 const uint64_t begin = k * step + (slack ? (k * 0x9E3779B97F4A7C15ull >> 20) % slack : 0);
-                stretches.push_back({begin, std::min(n, begin + sample[1])});
+                stretches.push_back({begin, std::min(n, begin + sample.positions)});
             }
         }
         auto bytes_of = [&](const auto& one_cell_of) {
@@ -211,21 +229,25 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, Cel
         };
         return (bytes_of(cell_of) + ...);
     };
-    // The small samples are too short for Re-Pair to keep two threads busy: one candidate per thread.
     std::vector<std::pair<uint64_t, StorageOrder>> tried;
     for (const std::vector<int>& perm : all_digit_permutations(index))
         tried.push_back({0, *StorageOrder::from_permutation(index, perm)});
     const int threads = plan.threads;
-    plan.threads = 1;
-    parallel_for(tried.size(), threads, 1, [&](uint64_t begin, uint64_t end, int) {
-        for (uint64_t k = begin; k < end; ++k) tried[k].first = estimate(tried[k].second, SMALL_SAMPLE);
-    });
-    plan.threads = threads;
-    std::stable_sort(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (tried.size() > FINALISTS) tried.resize(FINALISTS);
-    if (tried.size() == 1 || SMALL_SAMPLE[0] * SMALL_SAMPLE[1] >= n) return tried[0].second;  // the whole stream
-    for (auto& [bytes, order] : tried) bytes = estimate(order, LARGE_SAMPLE);
-    std::stable_sort(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    uint64_t sampled_positions = 0;  // by the last round
+    for (const SampleRound& round : SAMPLE_ROUNDS) {
+        if (tried.size() == 1) break;
+        if (tried.size() <= round.skip_below) continue;
+        const bool short_sample = round.segments * round.positions <= SMALL_SAMPLE_POSITIONS;
+        plan.threads = short_sample ? 1 : threads;
+        parallel_for(tried.size(), short_sample ? threads : 1, 1, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t k = begin; k < end; ++k) tried[k].first = estimate(tried[k].second, round);
+        });
+        std::stable_sort(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        sampled_positions = std::min(n, round.segments * round.positions);
+        if (round.segments * round.positions >= n) break;  // the whole stream: exact
+        if (tried.size() > round.keep) tried.resize(round.keep);
+    }
+    if (estimate_bytes) *estimate_bytes = sampled_positions ? tried[0].first * n / sampled_positions : 0;
     return tried[0].second;
 }
 
@@ -499,7 +521,7 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             SectionPlan p = plan;
             if (with_promotions) p.flags |= FLAG_PROMOTIONS_RESOLVED;
             const StorageOrder order =
-                info.choose_storage_order ? choose_storage_order(t.index, p, cell_of) : StorageOrder{};
+                info.choose_storage_order ? choose_storage_order(t.index, p, nullptr, cell_of) : StorageOrder{};
             EncodedSection e = encode_section(n, in_order(order, cell_of), p);
             e.header.storage_order = order.field();
             return e;  // its codes are dropped once the section is chosen
@@ -528,57 +550,85 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
 std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads,
                                                      const std::array<PositionBits, COLOR_NB>* wdl_draws) {
     const uint64_t n = t.index.size();
+    const std::string name = t.index.material().name();
     // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
     // its DTM, which can be its context.
-    std::vector<EncodedSection> dist;
-    StorageOrder dist_order[COLOR_NB];
     const bool resolve_dtm = info.moves_resolved_dtm && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
     std::array<PositionBits, COLOR_NB> resolved;
     if (resolve_dtm) resolved = search_moves_resolved_dtm(t, *info.subtables, threads);
+    SectionPlan plans[COLOR_NB];
+    std::array<const PositionBits*, COLOR_NB> draws{};
     for (Color c : {WHITE, BLACK}) {
-        const auto& dtm = t.dtm[c];
-        SectionPlan plan{Metric::DTM, c};
+        SectionPlan& plan = plans[c];
+        plan = SectionPlan{Metric::DTM, c};
         plan.block_bytes = DISTANCE_BLOCK_BYTES;
         plan.threads = threads;
         plan.level = DISTANCE_LZ4_LEVEL;
         plan.codec = info.distance_codec;
         plan.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
-        auto encode = [&](auto cell_of) {
-            // The DTZ is stored in the same order. An order that suits the exact DTM suits it too,
-            // but one chosen for a resolved DTM alone may not (KQvKP's DTZ doubled): then the
-            // order is judged by both streams.
-            auto dtz_cell = [&](uint64_t i) { return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0}; };
-            if (info.choose_storage_order)
-                dist_order[c] = resolve_dtm ? choose_storage_order(t.index, plan, cell_of, dtz_cell)
-                                            : choose_storage_order(t.index, plan, cell_of);
-            dist.push_back(encode_section(n, in_order(dist_order[c], cell_of), plan));
-            dist.back().header.storage_order = dist_order[c].field();
-        };
-        if (resolve_dtm) {
-            plan.flags = FLAG_MOVES_RESOLVED;
-            const PositionBits& low = resolved[c];
-            // A draw that the WDL file stores as a draw: the reader answers a draw there (no
-            // capture or promotion wins, or it would not be a draw), whatever the DTM holds.
-            const PositionBits* draws = wdl_draws && std::any_of((*wdl_draws)[c].begin(), (*wdl_draws)[c].end(),
-                                                                 [](uint64_t w) { return w != 0; })
-                                            ? &(*wdl_draws)[c]
-                                            : nullptr;
-            if (draws) plan.flags |= FLAG_DRAWS_IN_WDL;
-            encode([&](uint64_t i) {
-                const Value v = dtm[i];
-                return v == VALUE_ILLEGAL || (draws && is_draw(v) && test_bit(*draws, i)) ? Cell{Cell::FREE, 0, 0}
-                       : test_bit(low, i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
-                                          : Cell{Cell::EXACT, goodness_key(v), 0};
-            });
-            for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
-        } else {
-            encode([&](uint64_t i) { return dtm[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtm[i], 0}; });
+        if (!resolve_dtm) continue;
+        plan.flags = FLAG_MOVES_RESOLVED;
+        // A draw that the WDL file stores as a draw: the reader answers a draw there (no capture
+        // or promotion wins, or it would not be a draw), whatever the DTM holds.
+        if (wdl_draws &&
+            std::any_of((*wdl_draws)[c].begin(), (*wdl_draws)[c].end(), [](uint64_t w) { return w != 0; })) {
+            draws[c] = &(*wdl_draws)[c];
+            plan.flags |= FLAG_DRAWS_IN_WDL;
         }
     }
-    for (Color c : {WHITE, BLACK})
-        dist.push_back(encode_dtz(t, c, dist[c], dist_order[c], threads, info.distance_codec));
+    // The DTM stream of side c: values, or goodness keys where captures and promotions resolve.
+    auto dtm_cell = [&](Color c) {
+        return [&, c](uint64_t i) {
+            const Value v = t.dtm[c][i];
+            if (!resolve_dtm) return v == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, v, 0};
+            return v == VALUE_ILLEGAL || (draws[c] && is_draw(v) && test_bit(*draws[c], i)) ? Cell{Cell::FREE, 0, 0}
+                   : test_bit(resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
+                                              : Cell{Cell::EXACT, goodness_key(v), 0};
+        };
+    };
+    // The orders first. An order that suits the exact DTM suits its DTZ too, but one chosen for a
+    // resolved DTM alone may not (KQvKP's DTZ doubled): then the order is judged by both streams,
+    // and the estimate is of both.
+    StorageOrder order[COLOR_NB];
+    uint64_t estimate[COLOR_NB] = {};
+    for (Color c : {WHITE, BLACK}) {
+        if (!info.choose_storage_order) continue;
+        const auto start = std::chrono::steady_clock::now();
+        auto dtz_cell = [&](uint64_t i) {
+            return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
+        };
+        order[c] = resolve_dtm ? choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c), dtz_cell)
+                               : choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c));
+        spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    // One side to store: where the samples of DTM and DTZ together show one side clearly larger,
+    // it is not encoded at all (KBNPvK: 115 s of the writer's 237 s went to encoding both sides'
+    // DTM and DTZ); otherwise both are, and compared.
+    bool encode_side[COLOR_NB] = {true, true};
+    if (info.one_side_distances && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
+        // KBNPvK: White estimated 54.4 MB, Black 62.8 MB (1.155 times), written 51.6 MB for White.
+        constexpr double CLEARLY_LARGER = 1.15;
+        if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
+        if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
+    }
+    std::vector<EncodedSection> dist;
+    const auto encode_start = std::chrono::steady_clock::now();
+    for (Color c : {WHITE, BLACK}) {
+        if (!encode_side[c]) continue;
+        dist.push_back(encode_section(n, in_order(order[c], dtm_cell(c)), plans[c]));
+        if (resolve_dtm)
+            for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
+        dist.back().header.storage_order = order[c].field();
+    }
+    for (size_t k = 0, sides = dist.size(); k < sides; ++k) {
+        const Color c = Color(dist[k].header.side);
+        dist.push_back(encode_dtz(t, c, dist[k], order[c], threads, info.distance_codec));
+    }
+    spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());
     for (auto& s : dist) s.codes = {};
-    if (info.one_side_distances) {
+    if (info.one_side_distances && dist.size() == 4) {
         // Keep the side whose DTM and DTZ take fewer bytes; the reader recovers the other.
         uint64_t bytes[COLOR_NB] = {};
         for (const auto& s : dist) bytes[s.header.side] += encoded_bytes(s);
@@ -635,8 +685,15 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     const bool draws_in_wdl = !info.wdl_file_only && info.moves_resolved_dtm && info.draws_in_wdl;
     std::array<PositionBits, COLOR_NB> draws;
     std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    const auto wdl_done = std::chrono::steady_clock::now();
+    spdlog::debug("{}: WDL sections encoded in {:.1f} s", m.name(),
+                  std::chrono::duration<double>(wdl_done - start).count());
     std::vector<EncodedSection> dist;
-    if (!info.wdl_file_only) dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    if (!info.wdl_file_only) {
+        dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+        spdlog::debug("{}: DTM and DTZ sections encoded in {:.1f} s", m.name(),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - wdl_done).count());
+    }
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
