@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,6 +13,8 @@
 #include "tablebase/table_loader.h"
 #include "tablebase/table_writer.h"
 #include "tablebase/verifier.h"
+
+#include <spdlog/spdlog.h>
 
 namespace pythia::tb {
 
@@ -69,10 +72,19 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             info.generation_threads = int(s->generation_threads);
         }
     }
+    // Each step's time goes to the log: on a 5-piece table a rewrite takes minutes.
+    auto step_start = std::chrono::steady_clock::now();
+    auto step_done = [&](const char* what) {
+        const auto now = std::chrono::steady_clock::now();
+        spdlog::info("{}: {} in {:.1f} s", m.name(), what, std::chrono::duration<double>(now - step_start).count());
+        step_start = now;
+    };
     TableSet subtables;
     if (!load_subtables(dir, m, subtables, error, threads)) return false;
+    step_done("subtables loaded");
     auto table = load_table_values(dir, m, error, threads, 3, LoadFor::EVERY_POSITION, &subtables);
     if (!table) return false;
+    step_done("table loaded");
     {
         if (!options.distances_only) {  // the WDL's don't-cares; the DTM/DTZ file has none of these
             const auto decided = search_capture_resolved(*table, subtables, threads);
@@ -81,6 +93,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
                 table->capture_resolved[c] = decided[c];
                 table->promotion_resolved[c] = promoted[c];
             }
+            step_done("captures and promotions searched");
         }
         info.threads = threads;
         info.subtables = &subtables;  // with the records above they are not searched again
@@ -108,6 +121,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             cleanup();
             return false;
         }
+        step_done("written");
         bool same = true;
         if (options.distances_only) {
             // The loader pairs the new DTM/DTZ file with the WDL file beside it: the old one.
@@ -124,6 +138,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
             same = again != nullptr;
             for (Color c : {WHITE, BLACK})
                 same = same && again->dtm[c] == table->dtm[c] && again->dtz[c] == table->dtz[c];
+            step_done("DTM and DTZ read back and compared");
         }
         std::array<ValueArray, COLOR_NB> wdl;
         std::array<uint8_t, COLOR_NB> resolved{};
@@ -131,6 +146,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         if (!options.distances_only)
             same = same && load_wdl_symbols(temp, m, wdl, resolved, error, threads) &&
                    verify_wdl(*table, wdl, resolved, subtables, threads).mismatches == 0;
+        if (!options.distances_only) step_done("WDL read back and checked");
         if (!same) {
             cleanup();
             return fail(dist_path, "the rewritten files do not hold the stored values: old files left as they are");

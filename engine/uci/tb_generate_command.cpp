@@ -1,6 +1,7 @@
 // `pythia tb generate`, `pythia tb verify`, `pythia tb recompress` and `pythia tb rewrite`.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -257,6 +258,15 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         return 2;
     }
     if (a.all_stored || a.tables.empty()) add_stored_tables(a);
+    // Tables that others convert into last: each rewrite then loads its subtables as the generator
+    // wrote them (both sides, exact), not files that leave a side or DTM to be recovered first,
+    // which costs a pass over every position of each such subtable (and of its own subtables).
+    const std::vector<Material> generation_order = all_materials(5);
+    auto rank = [&](const Material& m) {
+        return std::find(generation_order.begin(), generation_order.end(), m) - generation_order.begin();
+    };
+    std::stable_sort(a.tables.begin(), a.tables.end(),
+                     [&](const Material& x, const Material& y) { return rank(x) > rank(y); });
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
     for (const Material& m : a.tables) {
