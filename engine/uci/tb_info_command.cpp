@@ -46,8 +46,16 @@ void print_longest(const char*& what, const TableIndex& index, Color stm, uint16
     what = "";
 }
 
-// Prints one table; returns false (after saying why) if its files are missing or refused.
-bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
+// Bytes of the tables printed, for the summary line.
+struct Totals {
+    int tables = 0;
+    uint64_t wdl_files = 0, distance_files = 0;
+    uint64_t metric_sections[3] = {};  // WDL, DTM, DTZ: compressed bytes of the sections
+};
+
+// Prints one table and adds it to `totals`; returns false (after saying why) if its files are
+// missing or refused.
+bool print_table(const std::vector<fs::path>& dirs, const Material& m, Totals& totals) {
     fs::path files[2];
     for (const fs::path& dir : dirs)
         for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
@@ -76,6 +84,9 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
             return false;
         }
     }
+    ++totals.tables;
+    totals.wdl_files += wdl->file_size();
+    if (dist) totals.distance_files += dist->file_size();
     std::printf("%s: %llu positions per side to move\n", m.name().c_str(), (unsigned long long)index.size());
     const auto& stats = wdl->statistics();
     const uint64_t legal = stats ? stats->side[0].legal + stats->side[1].legal : 0;
@@ -96,6 +107,7 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m) {
         if (!f) continue;
         for (const Section& s : f->sections()) {
             static const char* metric[] = {"WDL", "DTM", "DTZ"};
+            totals.metric_sections[s.h.metric] += s.h.compressed_bytes;
             if (!sections.empty()) sections += "; ";
             sections += metric[s.h.metric];
             sections += s.side() == WHITE ? " w " : " b ";
@@ -186,7 +198,18 @@ int tb_info_command(const std::vector<std::string>& args) {
         }
     }
     bool ok = true;
-    for (const Material& m : tables) ok &= print_table(dirs, m);
+    Totals totals;
+    for (const Material& m : tables) ok &= print_table(dirs, m, totals);
+    if (totals.tables > 1) {
+        const uint64_t* sec = totals.metric_sections;
+        std::printf(
+            "%d tables: WDL files %llu bytes (%s), DTM/DTZ files %llu bytes (%s); sections: WDL %llu bytes (%s), "
+            "DTM %llu bytes (%s), DTZ %llu bytes (%s)\n",
+            totals.tables, (unsigned long long)totals.wdl_files, bytes_text(totals.wdl_files).c_str(),
+            (unsigned long long)totals.distance_files, bytes_text(totals.distance_files).c_str(),
+            (unsigned long long)sec[0], bytes_text(sec[0]).c_str(), (unsigned long long)sec[1],
+            bytes_text(sec[1]).c_str(), (unsigned long long)sec[2], bytes_text(sec[2]).c_str());
+    }
     return ok ? 0 : 1;
 }
 

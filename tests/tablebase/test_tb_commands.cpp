@@ -183,6 +183,14 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
     CHECK_THAT(o.out, Catch::Contains("longest DTM  mate in 16 (31 plies)"));  // KRvK
     CHECK_THAT(o.out, Catch::Contains("white to move: 1119216 legal positions"));
     CHECK_THAT(o.out, Catch::Contains("generated    in"));
+    // The last line adds up the files' bytes, for sizing a whole set.
+    uint64_t wdl_bytes = 0, distance_bytes = 0;
+    for (const std::string table : {"KQvKR", "KRvK"}) {
+        wdl_bytes += fs::file_size(test::test_tables_dir() / (table + ".pytw"));
+        distance_bytes += fs::file_size(test::test_tables_dir() / (table + ".pytd"));
+    }
+    CHECK_THAT(lines(o.out).back(), Catch::StartsWith("2 tables: WDL files " + std::to_string(wdl_bytes) + " bytes") &&
+                                        Catch::Contains("DTM/DTZ files " + std::to_string(distance_bytes) + " bytes"));
 
     o = run_pythia("tb info KQvKQ --dir " + test::scratch_dir("cli-empty").string());
     CHECK(o.status == 1);
