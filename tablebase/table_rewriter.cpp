@@ -22,7 +22,8 @@ namespace {
 
 constexpr const char* TEMP_PREFIX = ".rewrite-";
 
-// Removes what an interrupted rewrite left in `dir`: a temporary folder whose process is gone.
+// Removes what an interrupted rewrite left in `dir`: a temporary folder (".rewrite-<pid>-<table>")
+// whose process is gone.
 void remove_stale_temporaries(const std::filesystem::path& dir) {
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
@@ -34,6 +35,14 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+size_t rewrite_memory(const Material& material) {
+    const Material m = material.normalized();
+    size_t bytes = size_t(TableIndex(m).size()) * 24;
+    for (const auto& [s, sides] : m.successor_sides())
+        if (s.total() > 2) bytes += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
+    return bytes;
+}
 
 bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options,
                          RewriteResult* result, std::string* error) {
@@ -113,7 +122,8 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         }
         // Written beside the old files, checked, then moved over them.
         remove_stale_temporaries(dir);
-        const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()));
+        // One folder per process and table: `tb rewrite --jobs` rewrites several tables at once.
+        const auto temp = dir / (TEMP_PREFIX + std::to_string(getpid()) + "-" + m.name());
         std::error_code ec;
         std::filesystem::remove_all(temp, ec);
         auto cleanup = [&] { std::filesystem::remove_all(temp, ec); };

@@ -4,6 +4,7 @@
 // old files; the new files are checked against the old values before they replace the old ones.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -34,6 +35,11 @@ struct RewriteOptions {
     // are already rewritten, it skips the WDL's searches, encoding and check. Excludes `wdl_only`.
     bool distances_only = false;
 };
+
+// Bytes a rewrite of `material` holds at its peak, an estimate: the table's DTM and DTZ of both
+// sides, read back once more for the check (16 bytes a position), the codes and blocks being
+// written, and the subtables it loads (DTM and DTZ of the sides looked up).
+size_t rewrite_memory(const Material& material);
 
 // Rewrites <dir>/<MATERIAL>.pytw and .pytd (the first alone with `wdl_only`, the second alone with
 // `distances_only`). Needs the tables its captures and promotions lead

@@ -3,9 +3,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include "engine/uci/tb_command.h"
@@ -31,6 +35,7 @@ struct TbArgs {
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it, draws to the WDL file
     bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
+    int jobs = 1;             // rewrite --jobs: tables rewritten at once
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -65,6 +70,14 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             out.resolve_dtm = true;
         } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
             out.dtm_only = true;
+        } else if (a == "--jobs" && std::string(verb) == "rewrite") {
+            const std::string* v = value("a number");
+            if (!v) return false;
+            out.jobs = std::atoi(v->c_str());
+            if (out.jobs < 1 || out.jobs > 16) {
+                std::cerr << "tb " << verb << ": --jobs must be 1 to 16, not '" << *v << "'\n";
+                return false;
+            }
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
                 out.all = std::atoi(args[++i].c_str());
@@ -102,6 +115,64 @@ double peak_memory_gib() {
 }
 
 void log_line(const std::string& line) { std::cerr << line << std::endl; }
+
+// Calls rewrite(m) for every table of `tables` (in the order given: tables that others convert
+// into last), on up to `jobs` threads at once. A rewrite leaves a core idle in its serial parts
+// (Re-Pair's second stage, the Huffman codes, packing the blocks), which a second one fills. A
+// table starts only after every table of the list that converts into it is done, so that each
+// rewrite still finds its subtables as the generator wrote them, and only while the rewrites
+// under way fit in two thirds of the machine's memory by their estimates (rewrite_memory), or
+// when nothing else runs.
+void run_in_dependency_order(const std::vector<Material>& tables, int jobs,
+                             const std::function<void(const Material&)>& rewrite) {
+    enum State { WAITING, RUNNING, DONE };
+    std::vector<State> state(tables.size(), WAITING);
+    std::vector<std::vector<size_t>> converting_into(tables.size());  // the tables of the list that lead into each
+    for (size_t i = 0; i < tables.size(); ++i)
+        for (const Material& s : tables[i].successors())
+            for (size_t j = 0; j < tables.size(); ++j)
+                if (tables[j] == s.normalized() && j != i) converting_into[j].push_back(i);
+    const size_t budget = default_memory_budget();
+    size_t in_use = 0;
+    int running = 0;
+    std::mutex mutex;
+    std::condition_variable changed;
+    auto next_table = [&]() -> std::optional<size_t> {  // under the lock
+        for (size_t k = 0; k < tables.size(); ++k) {
+            if (state[k] != WAITING) continue;
+            const bool ready = std::all_of(converting_into[k].begin(), converting_into[k].end(),
+                                           [&](size_t i) { return state[i] == DONE; });
+            if (ready && (running == 0 || in_use + rewrite_memory(tables[k]) <= budget)) return k;
+        }
+        return std::nullopt;
+    };
+    auto worker = [&] {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            if (std::none_of(state.begin(), state.end(), [](State s) { return s == WAITING; })) return;
+            const std::optional<size_t> k = next_table();
+            if (!k) {
+                changed.wait(lock);
+                continue;
+            }
+            state[*k] = RUNNING;
+            ++running;
+            const size_t bytes = rewrite_memory(tables[*k]);
+            in_use += bytes;
+            lock.unlock();
+            rewrite(tables[*k]);
+            lock.lock();
+            state[*k] = DONE;
+            --running;
+            in_use -= bytes;
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int j = 1; j < jobs; ++j) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+}
 
 }  // namespace
 
@@ -269,27 +340,30 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
                      [&](const Material& x, const Material& y) { return rank(x) > rank(y); });
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
-    for (const Material& m : a.tables) {
+    std::mutex mutex;  // the counters above and stdout
+    auto rewrite = [&](const Material& m) {
         const auto start = std::chrono::steady_clock::now();
         RewriteResult r;
         std::string error;
-        if (!rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only}, &r,
-                                 &error)) {
+        const bool ok =
+            rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only}, &r, &error);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!ok) {
             std::printf("%-8s FAILED: %s\n", m.name().c_str(), error.c_str());
             ++failures;
-            std::fflush(stdout);
-            continue;
+        } else {
+            old_wdl += r.old_wdl_bytes;
+            old_dist += r.old_distance_bytes;
+            new_wdl += r.new_wdl_bytes;
+            new_dist += r.new_distance_bytes;
+            std::printf("%-8s WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes (%.1f s)\n", m.name().c_str(),
+                        (unsigned long long)r.old_wdl_bytes, (unsigned long long)r.new_wdl_bytes,
+                        (unsigned long long)r.old_distance_bytes, (unsigned long long)r.new_distance_bytes, s);
         }
-        old_wdl += r.old_wdl_bytes;
-        old_dist += r.old_distance_bytes;
-        new_wdl += r.new_wdl_bytes;
-        new_dist += r.new_distance_bytes;
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::printf("%-8s WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes (%.1f s)\n", m.name().c_str(),
-                    (unsigned long long)r.old_wdl_bytes, (unsigned long long)r.new_wdl_bytes,
-                    (unsigned long long)r.old_distance_bytes, (unsigned long long)r.new_distance_bytes, s);
         std::fflush(stdout);
-    }
+    };
+    run_in_dependency_order(a.tables, a.jobs, rewrite);
     std::printf("%zu tables, %d failed: WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes\n", a.tables.size(), failures,
                 (unsigned long long)old_wdl, (unsigned long long)new_wdl, (unsigned long long)old_dist,
                 (unsigned long long)new_dist);

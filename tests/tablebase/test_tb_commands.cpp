@@ -316,6 +316,33 @@ TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and pr
     CHECK(r.out.find("KPvK     ok: ") != std::string::npos);
 }
 
+TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that convert into it", "[tb][cli][jobs]") {
+    using namespace pythia::tb;
+    const fs::path dir = test::scratch_dir("rewrite-jobs-cli");
+    test::generate_and_write({"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}, dir,
+                             GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
+    const std::string probes =
+        "8/4P3/8/8/8/3k4/8/K7 w - - 0 1\n8/8/8/8/8/2k5/8/K6R b - - 0 1\n8/8/8/3k4/8/8/8/K5B1 w - - 0 1\n"
+        "8/8/8/3k4/8/8/8/KQ6 b - - 0 1\n";
+    const Outcome before = run_pythia("tb probe --json --dir " + dir.string(), probes);
+    REQUIRE(before.status == 0);
+    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --resolve-dtm --dir " + dir.string());
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("5 tables, 0 failed") != std::string::npos);
+    // KPvK promotes into the four others: they wait for it, although a second job is free.
+    REQUIRE(lines(r.out).size() == 6);
+    CHECK(lines(r.out)[0].rfind("KPvK ", 0) == 0);
+    for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename().string().rfind(".rewrite-", 0) != 0);
+    const Outcome after = run_pythia("tb probe --json --dir " + dir.string(), probes);
+    CHECK(after.status == 0);
+    CHECK(after.out == before.out);
+    r = run_pythia("tb verify --all --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK(r.out.find("FAILED") == std::string::npos);
+    CHECK(run_pythia("tb rewrite --jobs 0 --dir " + dir.string()).status == 2);
+}
+
 namespace {
 
 // KQvKP rewritten with `options` in a copy of the test tables: the file `kept` stays byte for
