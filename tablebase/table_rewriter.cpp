@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -42,6 +43,34 @@ size_t rewrite_memory(const Material& material) {
     for (const auto& [s, sides] : m.successor_sides())
         if (s.total() > 2) bytes += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
     return bytes;
+}
+
+bool already_rewritten(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options) {
+    const Material m = material.normalized();
+    const TableIndex index(m);
+    std::string why;
+    auto wdl = TableFile::open(table_file_path(dir, m, FileKind::WDL), index, FileKind::WDL, &why, false);
+    auto dist = TableFile::open(table_file_path(dir, m, FileKind::DISTANCE), index, FileKind::DISTANCE, &why, false);
+    if (!wdl || !dist || wdl->write_id() != dist->write_id()) return false;
+    auto current = [](const TableFile& f) {
+        return f.version() == FORMAT_VERSION &&
+               std::all_of(f.sections().begin(), f.sections().end(),
+                           [](const Section& s) {  // the pair codec takes codes of 1 to 8 bits
+                               return Codec(s.h.codec) == Codec::PAIRS || s.h.code_bits == 0 || s.h.code_bits > 8;
+                           });
+    };
+    // The generator's WDL sections are in the pair codec already: only the DTM/DTZ file tells.
+    if (options.wdl_only || (!options.distances_only && !current(*wdl))) return false;
+    if (!current(*dist)) return false;
+    if (dist->left_out_side().has_value() != options.one_side_distances) return false;
+    for (const Section& s : dist->sections())
+        if (Metric(s.h.metric) == Metric::DTM && bool(s.h.flags & FLAG_MOVES_RESOLVED) != options.moves_resolved_dtm)
+            return false;
+    // `tb recompress` also writes pairs of both sides, exact, but keeps the index's order.
+    if (!options.one_side_distances && !options.moves_resolved_dtm)
+        return std::any_of(dist->sections().begin(), dist->sections().end(),
+                           [](const Section& s) { return s.h.storage_order != 0; });
+    return true;
 }
 
 bool rewrite_table_files(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options,

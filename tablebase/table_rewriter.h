@@ -41,6 +41,15 @@ struct RewriteOptions {
 // written, and the subtables it loads (DTM and DTZ of the sides looked up).
 size_t rewrite_memory(const Material& material);
 
+// Whether the files of `material` in `dir` already have the form a rewrite with `options` gives
+// them: of the current format version, from one write, every section in the pair codec, one side
+// or both as asked, DTM resolved or not as asked. The generator writes its DTM and DTZ with LZ4,
+// which tells its files apart; its WDL sections are already pairs, so a rewrite of the WDL file
+// alone is never taken as done. `tb recompress` writes pairs of both sides, exact, in the index's
+// order: a file of that form counts as rewritten only with some other order. `tb rewrite`
+// skips such tables, so that a rewrite of a whole set that was stopped carries on where it stopped.
+bool already_rewritten(const std::filesystem::path& dir, const Material& material, const RewriteOptions& options);
+
 // Rewrites <dir>/<MATERIAL>.pytw and .pytd (the first alone with `wdl_only`, the second alone with
 // `distances_only`). Needs the tables its captures and promotions lead
 // into in `dir` (for the WDL's capture-resolved positions), like the generator. Every DTM and DTZ

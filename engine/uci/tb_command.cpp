@@ -17,7 +17,7 @@ int tb_command(const std::vector<std::string>& args) {
         {"recompress", "tb recompress [MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]", tb_recompress_command},
         {"rewrite",
          "tb rewrite [MATERIAL...|--all] [--one-side] [--resolve-dtm] [--wdl-only|--dtm-only] [--dir D] [--threads T] "
-         "[--jobs J]",
+         "[--jobs J] [--force]",
          tb_rewrite_command},
         {"info", "tb info [MATERIAL...] [--dir D]", tb_info_command},
         {"probe", "tb probe [--dir D] [--json] [FEN]", tb_probe_command},

@@ -36,6 +36,7 @@ struct TbArgs {
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it, draws to the WDL file
     bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
     int jobs = 1;             // rewrite --jobs: tables rewritten at once
+    bool force = false;       // rewrite --force: also tables whose files already have the form asked for
 };
 
 // Parses the shared arguments; prints a message and returns false on a bad one.
@@ -70,6 +71,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             out.resolve_dtm = true;
         } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
             out.dtm_only = true;
+        } else if (a == "--force" && std::string(verb) == "rewrite") {
+            out.force = true;
         } else if (a == "--jobs" && std::string(verb) == "rewrite") {
             const std::string* v = value("a number");
             if (!v) return false;
@@ -338,6 +341,18 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
     };
     std::stable_sort(a.tables.begin(), a.tables.end(),
                      [&](const Material& x, const Material& y) { return rank(x) > rank(y); });
+    const RewriteOptions options{a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only};
+    // Tables a rewrite already gave this form are left as they are (a stopped `--all` carries on),
+    // unless --force: none of them is a subtable the others wait for.
+    size_t skipped = 0;
+    if (!a.force)
+        std::erase_if(a.tables, [&](const Material& m) {
+            if (!already_rewritten(a.dir, m, options)) return false;
+            std::printf("%-8s already rewritten (--force rewrites it again)\n", m.name().c_str());
+            ++skipped;
+            return true;
+        });
+    std::fflush(stdout);
     int failures = 0;
     uint64_t old_wdl = 0, old_dist = 0, new_wdl = 0, new_dist = 0;
     std::mutex mutex;  // the counters above and stdout
@@ -346,7 +361,7 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         RewriteResult r;
         std::string error;
         const bool ok =
-            rewrite_table_files(a.dir, m, {a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only}, &r, &error);
+            rewrite_table_files(a.dir, m, options, &r, &error);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::lock_guard<std::mutex> lock(mutex);
         if (!ok) {
@@ -364,7 +379,8 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
         std::fflush(stdout);
     };
     run_in_dependency_order(a.tables, a.jobs, rewrite);
-    std::printf("%zu tables, %d failed: WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes\n", a.tables.size(), failures,
+    std::printf("%zu tables, %d failed, %zu already rewritten: WDL %llu -> %llu bytes, DTM/DTZ %llu -> %llu bytes\n",
+                a.tables.size() + skipped, failures, skipped,
                 (unsigned long long)old_wdl, (unsigned long long)new_wdl, (unsigned long long)old_dist,
                 (unsigned long long)new_dist);
     return failures ? 1 : 0;

@@ -341,6 +341,29 @@ TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that
     CHECK(r.status == 0);
     CHECK(r.out.find("FAILED") == std::string::npos);
     CHECK(run_pythia("tb rewrite --jobs 0 --dir " + dir.string()).status == 2);
+
+    // Asked again, a rewrite skips the tables that already have that form (a stopped rewrite of a
+    // whole set carries on): not a byte changes. --force, or another form, rewrites them.
+    const std::vector<uint8_t> kqvk = test::read_bytes(dir / "KQvK.pytd");
+    r = run_pythia("tb rewrite --jobs 2 --one-side --resolve-dtm --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK(r.out.find("5 tables, 0 failed, 5 already rewritten") != std::string::npos);
+    CHECK(r.out.find("KPvK     already rewritten") != std::string::npos);
+    CHECK(test::read_bytes(dir / "KQvK.pytd") == kqvk);
+    r = run_pythia("tb rewrite --force --one-side --resolve-dtm --dir " + dir.string() + " KQvK");
+    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
+    r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KQvK KRvK");
+    CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
+    r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KQvK KRvK");
+    CHECK(r.out.find("2 tables, 0 failed, 2 already rewritten") != std::string::npos);
+    r = run_pythia("tb rewrite --dir " + dir.string() + " KQvK");
+    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
+    // Nor is a table as the generator wrote it (LZ4 DTM and DTZ), or recompressed (pairs in the
+    // index's order).
+    test::generate_and_write({"KQvK", "KRvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
+    CHECK(run_pythia("tb recompress --dir " + dir.string() + " KRvK").status == 0);
+    r = run_pythia("tb rewrite --dir " + dir.string() + " KQvK KRvK");
+    CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
 }
 
 namespace {
