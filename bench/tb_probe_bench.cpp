@@ -3,9 +3,11 @@
 //
 //   build/release/bench/tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R]
 //                                      [--min-pieces J] [--max-pieces K] [--seed X]
+//                                      [--tables M1,M2,...]
 //
 // Positions: N random legal positions (no castling, no en passant), spread evenly over the
-// tables found in D with J to K pieces. Each probe is timed on its own (steady_clock, the
+// tables found in D with J to K pieces (or over the tables named by --tables, which D must hold:
+// a set being rewritten, say, whose other tables are still there for the probes' captures). Each probe is timed on its own (steady_clock, the
 // timer's own cost measured and subtracted); the figures are the median and 99th percentile
 // over all probes, per run, and the median over the runs. The position itself is in cache, as
 // in a search. "cold" probes go through the positions once in a fresh order with the
@@ -47,6 +49,7 @@ struct Options {
     int min_pieces = 3;
     int max_pieces = 5;
     uint64_t seed = 1;
+    std::vector<Material> only;  // --tables: positions of these tables only
 };
 
 // A random legal position of material m (no castling, no en passant), either side to move.
@@ -118,9 +121,20 @@ int main(int argc, char** argv) {
         else if (a == "--max-pieces") o.max_pieces = std::atoi(v.c_str());
         else if (a == "--min-pieces") o.min_pieces = std::atoi(v.c_str());
         else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
-        else {
+        else if (a == "--tables") {
+            for (size_t at = 0; at <= v.size();) {
+                const size_t comma = std::min(v.find(',', at), v.size());
+                const auto m = Material::parse(v.substr(at, comma - at));
+                if (!m) {
+                    std::fprintf(stderr, "tb-probe-bench: '%s' is not a material\n", v.substr(at, comma - at).c_str());
+                    return 2;
+                }
+                o.only.push_back(m->normalized());
+                at = comma + 1;
+            }
+        } else {
             std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                                 "[--min-pieces J] [--max-pieces K] [--seed X]\n");
+                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...]\n");
             return 2;
         }
     }
@@ -128,7 +142,9 @@ int main(int argc, char** argv) {
     for (const std::string& m : tbs.set_paths(o.dir)) std::fprintf(stderr, "%s\n", m.c_str());
     std::vector<Material> tables;
     for (const Material& m : tbs.materials())
-        if (m.total() >= o.min_pieces && m.total() <= o.max_pieces) tables.push_back(m);
+        if (m.total() >= o.min_pieces && m.total() <= o.max_pieces &&
+            (o.only.empty() || std::find(o.only.begin(), o.only.end(), m) != o.only.end()))
+            tables.push_back(m);
     if (tables.empty()) {
         std::fprintf(stderr, "tb-probe-bench: no tables of %d to %d pieces in %s\n", o.min_pieces, o.max_pieces,
                      o.dir.c_str());
