@@ -123,4 +123,11 @@ private:
     uint64_t uid_ = 0;
 };
 
+// Whether the pair codec of format `version` has nothing left to do on section `s` of `file`: it
+// is in pairs of that version's layout, or its codes are of 0 bits or of more than 8, which the
+// codec does not take (`tb recompress` and `tb rewrite` leave such files as they are).
+inline bool pairs_current(const TableFile& file, const Section& s, uint32_t version) {
+    return s.bits() == 0 || s.bits() > 8 || (s.pairs.has_value() && file.version() == version);
+}
+
 }  // namespace pythia::tb

@@ -55,9 +55,7 @@ bool already_rewritten(const std::filesystem::path& dir, const Material& materia
     auto current = [](const TableFile& f) {
         return f.version() == FORMAT_VERSION &&
                std::all_of(f.sections().begin(), f.sections().end(),
-                           [](const Section& s) {  // the pair codec takes codes of 1 to 8 bits
-                               return Codec(s.h.codec) == Codec::PAIRS || s.h.code_bits == 0 || s.h.code_bits > 8;
-                           });
+                           [&](const Section& s) { return pairs_current(f, s, FORMAT_VERSION); });
     };
     // The generator's WDL sections are in the pair codec already: only the DTM/DTZ file tells.
     if (options.wdl_only || (!options.distances_only && !current(*wdl))) return false;

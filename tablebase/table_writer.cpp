@@ -734,8 +734,7 @@ bool recompress_table_file(const std::filesystem::path& dir, const Material& mat
     r.already_current = true;
     for (const Section& s : old->sections()) {
         wide |= s.bits() > 8;
-        r.already_current &=
-            s.bits() == 0 || s.bits() > 8 || (s.pairs.has_value() && old->version() == version);
+        r.already_current &= pairs_current(*old, s, version);
     }
     if (wide && !r.already_current) return fail("a section of 16-bit codes has no pair form: file left as it is");
     if (r.already_current) {

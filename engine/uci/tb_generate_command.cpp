@@ -343,7 +343,7 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
                      [&](const Material& x, const Material& y) { return rank(x) > rank(y); });
     const RewriteOptions options{a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only};
     // Tables a rewrite already gave this form are left as they are (a stopped `--all` carries on),
-    // unless --force: none of them is a subtable the others wait for.
+    // unless --force. They leave the list, so no other table waits for them.
     size_t skipped = 0;
     if (!a.force)
         std::erase_if(a.tables, [&](const Material& m) {
