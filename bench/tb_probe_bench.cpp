@@ -7,12 +7,12 @@
 //
 // Positions: N random legal positions (no castling, no en passant), spread evenly over the
 // tables found in D with J to K pieces (or over the tables named by --tables, which D must hold:
-// a set being rewritten, say, whose other tables are still there for the probes' captures). Each probe is timed on its own (steady_clock, the
-// timer's own cost measured and subtracted); the figures are the median and 99th percentile
-// over all probes, per run, and the median over the runs. The position itself is in cache, as
-// in a search. "cold" probes go through the positions once in a fresh order with the
-// decoded-block cache holding other positions; "warm" probes repeat a position just probed
-// (the search's common case).
+// a set being rewritten, say, whose other tables are still there for the probes' captures).
+// Each probe is timed on its own (steady_clock, the timer's own cost measured and subtracted);
+// the figures are the median and 99th percentile over all probes, per run, and the median over
+// the runs. The position itself is in cache, as in a search. "cold" probes go through the
+// positions once in a fresh order with the decoded-block cache holding other positions; "warm"
+// probes repeat a position just probed (the search's common case).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -145,6 +145,10 @@ int main(int argc, char** argv) {
         if (m.total() >= o.min_pieces && m.total() <= o.max_pieces &&
             (o.only.empty() || std::find(o.only.begin(), o.only.end(), m) != o.only.end()))
             tables.push_back(m);
+    for (const Material& m : o.only)
+        if (std::find(tables.begin(), tables.end(), m) == tables.end())
+            std::fprintf(stderr, "tb-probe-bench: %s (--tables) is not in %s with %d to %d pieces\n", m.name().c_str(),
+                         o.dir.c_str(), o.min_pieces, o.max_pieces);
     if (tables.empty()) {
         std::fprintf(stderr, "tb-probe-bench: no tables of %d to %d pieces in %s\n", o.min_pieces, o.max_pieces,
                      o.dir.c_str());
