@@ -3,7 +3,7 @@
 //
 //   build/release/bench/tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R]
 //                                      [--min-pieces J] [--max-pieces K] [--seed X]
-//                                      [--tables M1,M2,...]
+//                                      [--tables M1,M2,...] [--values FILE]
 //
 // Positions: N random legal positions (no castling, no en passant), spread evenly over the
 // tables found in D with J to K pieces (or over the tables named by --tables, which D must hold:
@@ -13,6 +13,10 @@
 // the runs. The position itself is in cache, as in a search. "cold" probes go through the
 // positions once in a fresh order with the decoded-block cache holding other positions; "warm"
 // probes repeat a position just probed (the search's common case).
+//
+// --values FILE writes each position's FEN with its DTM probed alone and its WDL, DTZ and DTM
+// probed together to FILE instead of timing: two builds' files compare their probers on the
+// same positions (the seed fixes them).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -50,6 +54,7 @@ struct Options {
     int max_pieces = 5;
     uint64_t seed = 1;
     std::vector<Material> only;  // --tables: positions of these tables only
+    std::string values;          // --values: write the probed values there, time nothing
 };
 
 // A random legal position of material m (no castling, no en passant), either side to move.
@@ -121,6 +126,7 @@ int main(int argc, char** argv) {
         else if (a == "--max-pieces") o.max_pieces = std::atoi(v.c_str());
         else if (a == "--min-pieces") o.min_pieces = std::atoi(v.c_str());
         else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
+        else if (a == "--values") o.values = v;
         else if (a == "--tables") {
             for (size_t at = 0; at <= v.size();) {
                 const size_t comma = std::min(v.find(',', at), v.size());
@@ -134,7 +140,7 @@ int main(int argc, char** argv) {
             }
         } else {
             std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...]\n");
+                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE]\n");
             return 2;
         }
     }
@@ -196,6 +202,26 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "tb-probe-bench: no WDL for %s\n", p.fen().c_str());
             return 1;
         }
+
+    if (!o.values.empty()) {
+        FILE* out = std::fopen(o.values.c_str(), "w");
+        if (!out) {
+            std::fprintf(stderr, "tb-probe-bench: cannot write %s\n", o.values.c_str());
+            return 1;
+        }
+        auto text = [](const std::optional<Value>& v) -> std::string {
+            if (!v) return "none";
+            return is_win(*v) ? "+" + std::to_string(distance_of(*v)) : is_loss(*v) ? "-" + std::to_string(distance_of(*v)) : "draw";
+        };
+        for (const Position& p : positions) {
+            const auto all = tbs.probe(p);
+            std::fprintf(out, "%s dtm %s all %s %s %s\n", p.fen().c_str(), text(tbs.probe_dtm(p)).c_str(),
+                         all ? std::to_string(all->wdl).c_str() : "none", all ? text(all->dtz).c_str() : "none",
+                         all ? text(all->dtm).c_str() : "none");
+        }
+        std::fclose(out);
+        return 0;
+    }
 
     // Tables whose DTM/DTZ file leaves a side to move out (format version 5, `tb rewrite
     // --one-side`): their DTM probes of that side probe every move, so they are timed apart.
