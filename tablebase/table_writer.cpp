@@ -576,12 +576,20 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             plan.flags |= FLAG_DRAWS_IN_WDL;
         }
     }
+    uint16_t best_exact_key[COLOR_NB] = {};  // for info.worst_case_free_draws
+    if (info.worst_case_free_draws && resolve_dtm)
+        for (Color c : {WHITE, BLACK})
+            for (uint64_t i = 0; i < n; ++i)
+                if (const Value v = t.dtm[c][i]; v != VALUE_ILLEGAL && !test_bit(resolved[c], i))
+                    best_exact_key[c] = std::max(best_exact_key[c], goodness_key(v));
     // The DTM stream of side c: values, or goodness keys where captures and promotions resolve.
     auto dtm_cell = [&](Color c) {
         return [&, c](uint64_t i) {
             const Value v = t.dtm[c][i];
             if (!resolve_dtm) return v == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, v, 0};
-            return v == VALUE_ILLEGAL || (draws[c] && is_draw(v) && test_bit(*draws[c], i)) ? Cell{Cell::FREE, 0, 0}
+            if (v != VALUE_ILLEGAL && draws[c] && is_draw(v) && test_bit(*draws[c], i))
+                return info.worst_case_free_draws ? Cell{Cell::EXACT, best_exact_key[c], 0} : Cell{Cell::FREE, 0, 0};
+            return v == VALUE_ILLEGAL                ? Cell{Cell::FREE, 0, 0}
                    : test_bit(resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
                                               : Cell{Cell::EXACT, goodness_key(v), 0};
         };

@@ -52,6 +52,10 @@ struct GenerationInfo {
     // written with it; with `distance_file_only`, `stored_wdl_draws`: where the WDL file kept
     // stores a draw, per side (table_loader.h, stored_wdl_draws), without which draws are stored.
     bool draws_in_wdl = true;
+    // For tests: the draws left to the WDL file hold the best value stored exactly elsewhere in
+    // their section (its quickest win if it has one) instead of the value that compresses best,
+    // so that a reader that took them for a bound would read wrong values.
+    bool worst_case_free_draws = false;
     const std::array<PositionBits, COLOR_NB>* stored_wdl_draws = nullptr;
     // Also leave low in WDL the positions whose value a quiet promotion to a queen achieves
     // (format version 7, FLAG_PROMOTIONS_RESOLVED), in each section of a table with pawns where

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -370,6 +371,70 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     return std::max(*stored, *best);
 }
 
+struct Tablebases::MoveCandidate {
+    TbMove move;
+    int bound = std::numeric_limits<int>::max();  // value_rank from the mover's view
+    std::optional<int> wdl;                         // the successor's, when the bound came from it
+};
+
+void Tablebases::move_bound(const PieceOn* after, int k, Color side, bool draw_safe, MoveCandidate& c) const {
+    c.bound = std::numeric_limits<int>::max();
+    c.wdl.reset();
+    if (k == 2) {
+        c.bound = 0;
+        c.wdl = 0;
+        return;
+    }
+    Located at;
+    if (!locate(after, k, side, at)) return;
+    const Entry* e = at.entry;
+    const TableFile* f = distance_file(*e);
+    if (!f) return;
+    if (f->left_out_side() == at.stm) {
+        c.wdl = wdl_of(after, k, side);
+        if (!c.wdl) return;
+        // The mover's best against a loss is mate at once; against a win the longest loss.
+        c.bound = *c.wdl < 0 ? value_rank(win_in(1)) : *c.wdl > 0 ? value_rank(loss_in(MAX_DISTANCE)) : 0;
+        return;
+    }
+    const int no = e->section_no[int(Metric::DTM)][at.stm];
+    const Section& s = f->sections()[no];
+    const uint64_t idx = e->index->encode(placement_for(*e->index, at.pieces, k));
+    uint32_t code;
+    uint16_t symbol;
+    if (!stored_code(*e, *f, no, s.order.to_storage(idx), code) || !s.symbol(0, code, symbol)) return;
+    Value stored = symbol;
+    if (draw_safe && (s.h.flags & FLAG_DRAWS_IN_WDL) && is_win(stored)) stored = VALUE_UNKNOWN;
+    c.bound = value_rank(value_from_mover(stored));
+}
+
+bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best,
+                               bool have_best) const {
+    std::sort(c, c + count, [](const MoveCandidate& x, const MoveCandidate& y) { return x.bound > y.bound; });
+    bool failed = false;
+    auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
+        sdtz = VALUE_UNKNOWN;
+        if (!distances_of(after, k, side, sdtm, nullptr)) failed = true;
+    };
+    for (int i = 0; i < count; ++i) {
+        if (have_best && c[i].bound <= value_rank(best)) break;  // sorted: no move left can do better
+        const TbMove& m = c[i].move;
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        Value sdtm;
+        if (!distances_of(after, k, ~us, sdtm, nullptr, c[i].wdl)) return false;
+        if (m.double_step) {  // the reply may capture en passant
+            int unused_wdl = 0;
+            improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, unused_wdl, lookup);
+            if (failed) return false;
+        }
+        const Value v = value_from_mover(sdtm);
+        if (!have_best || value_rank(v) > value_rank(best)) best = v;
+        have_best = true;
+    }
+    return true;
+}
+
 bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
                               std::optional<int> wdl) const {
     if (n == 2) {
@@ -391,7 +456,8 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     }
     pieces = at.pieces;
     stm = at.stm;
-    if (f->left_out_side() == stm) return distances_from_moves(pieces, n, stm, dtm, dtz);
+    if (f->left_out_side() == stm)
+        return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm);
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
@@ -406,25 +472,35 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     const Section& m = f->sections()[e->section_no[int(Metric::DTM)][stm]];
     if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
     if (m.h.flags & FLAG_MOVES_RESOLVED) {
-        // The stored DTM may be low where a capture or promotion achieves more (format version 6).
+        // The stored DTM may be low where a capture or promotion achieves more (format version 6):
+        // the best of it and those moves, each resolved only if its bound can beat the best so far.
         TbBoard b;
         b.set(pieces, n);
-        const std::optional<Value> best = best_leaving_move_dtm(b, stm, [&](const PieceOn* after, int k) -> std::optional<Value> {
-            Value sdtm;
-            if (!distances_of(after, k, ~stm, sdtm, nullptr)) return std::nullopt;
-            return sdtm;
+        MoveCandidate leaving[MAX_TB_MOVES];
+        int count = 0;
+        for_each_leaving_move(b, stm, [&](const TbMove& mv) {
+            PieceOn after[MAX_PIECES];
+            const int k = pieces_after(b, mv, after);
+            leaving[count].move = mv;
+            move_bound(after, k, ~stm, true, leaving[count++]);
         });
-        if (!best) return false;
-        // Format version 10: a stored WDL draw that no such move wins is a draw, whatever the DTM
-        // holds. (A WDL known to be no draw, the probe's common case, needs no second read.)
-        bool draw = false;
-        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl && !is_win(*best)) {
+        // Format version 10: where the WDL file stores a draw, the stored DTM may be anything
+        // (the position is a draw) unless a leaving move wins, which then makes it no draw. (A WDL
+        // known to be no draw, the probe's common case, needs no second read.)
+        bool maybe_draw = false;
+        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl) {
             const std::optional<int> stored = stored_wdl(*e, idx, stm);  // the WDL file was opened with this one
             if (!stored) return false;
-            draw = *stored == 0;
+            maybe_draw = *stored == 0;
         }
-        if (draw) dtm = VALUE_UNKNOWN;
-        else if (*best != VALUE_ILLEGAL && value_rank(*best) > value_rank(dtm)) dtm = *best;
+        if (maybe_draw) {
+            Value best = VALUE_UNKNOWN;  // only a winning move matters
+            if (!best_of_moves(b, stm, leaving, count, best, true)) return false;
+            if (!is_win(best)) dtm = VALUE_UNKNOWN;
+            else if (value_rank(best) > value_rank(dtm)) dtm = best;
+        } else if (!best_of_moves(b, stm, leaving, count, dtm, true)) {
+            return false;
+        }
         if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
     }
     if (!dtz) return true;
@@ -459,6 +535,28 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
     if (!values_from_moves(b, stm, prepare, successor, lookup, dtm, best_dtz) || failed) return false;
     if (dtz) *dtz = best_dtz;
     return true;
+}
+
+bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const {
+    TbBoard b;
+    b.set(pieces, n);
+    // The stored codes bound the moves as they are, without draw_safe: this position is won
+    // (its best move leads to a loss, whose code is a bound) or lost (every move leads to a win,
+    // ditto), so a draw's code, whatever it is, only decides whether its move is resolved, and a
+    // draw's exact value never beats a won position's best move.
+    MoveCandidate moves[MAX_TB_MOVES];
+    int count = 0;
+    for_each_legal_move(b, stm, [&](const TbMove& m) {
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        moves[count].move = m;
+        move_bound(after, k, ~stm, false, moves[count++]);
+    });
+    if (count == 0) {
+        dtm = b.in_check(stm) ? loss_in(0) : VALUE_UNKNOWN;
+        return true;
+    }
+    return best_of_moves(b, stm, moves, count, dtm, false);
 }
 
 std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {

@@ -47,6 +47,8 @@ struct RootMove {
     std::optional<Value> dtz, dtm;
 };
 
+struct TbBoard;
+
 class Tablebases {
 public:
     Tablebases();
@@ -127,6 +129,22 @@ private:
     // caller asks the WDL file first): one ply of moves, each successor probed (the loader's rule,
     // forward_values.h).
     bool distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
+    // The DTM alone of such a position known not to be a draw, by branch and bound
+    // (best_of_moves over every legal move).
+    bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const;
+    // A legal move with the best value_rank (mover's view) it can give the mover, from a read of
+    // one code: see move_bound.
+    struct MoveCandidate;
+    // Bounds a move to `after` (`side` to move): by the DTM code stored for it, which is no
+    // better for `side` than its exact DTM where the position is not a draw (a draw's code may
+    // be any value from version 10; `draw_safe` makes a stored win count as a draw, a bound that
+    // holds for draws too); else, where the file leaves that side out, by its WDL (a draw is
+    // then exact). Without a table the bound is unlimited; the exact probe then fails.
+    void move_bound(const PieceOn* after, int k, Color side, bool draw_safe, MoveCandidate& c) const;
+    // The best value_from_mover of the exact successor values of `c[0..count)` (en passant
+    // replies to double steps included), resolved best bound first and only while a bound can
+    // beat `best`, which holds the value to beat if `have_best`. False if a successor is unknown.
+    bool best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best, bool have_best) const;
     // The table's DTM/DTZ file if it is open, opening it now or in the background.
     const TableFile* distance_file(const Entry& e) const;
     std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;

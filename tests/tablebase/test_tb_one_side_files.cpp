@@ -112,6 +112,8 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
                 const auto r = one_side.probe(pos);
                 REQUIRE(r);
                 REQUIRE(r->dtm == t->dtm[c][i]);
+                // DTM alone: a left-out side's moves are then resolved best bound first.
+                REQUIRE(one_side.probe_dtm(pos) == t->dtm[c][i]);
                 REQUIRE(r->dtz == t->dtz[c][i]);
                 REQUIRE(r->wdl == wdl_of_dtz(t->dtz[c][i]));
                 ++probed;

@@ -50,12 +50,14 @@ bool left_out_too(const char* name) { return std::strcmp(name, "KPvKP") == 0; }
 // is slow (the codec does not change which values are left to the moves).
 Codec test_codec() { return test::light_mode() ? Codec::LZ4 : Codec::PAIRS; }
 
-void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side, bool draws_in_wdl = true) {
+void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side, bool draws_in_wdl = true,
+                 bool worst_case_draws = false) {
     GenerationInfo info;
     info.distance_codec = test_codec();
     info.one_side_distances = one_side;
     info.moves_resolved_dtm = resolve;
     info.draws_in_wdl = draws_in_wdl;
+    info.worst_case_free_draws = worst_case_draws;
     test::write_again(dir, name, info);
 }
 
@@ -73,6 +75,18 @@ fs::path written_copy(const char* name, bool resolve) {
 // Written with resolved DTM; and exactly by the same writer, for sizes.
 const fs::path& resolved_dir() {
     static const fs::path dir = written_copy("resolved-dtm", true);
+    return dir;
+}
+
+// Resolved too, but the draws left to the WDL file hold their section's best value (a quick win
+// where the section has wins) rather than what compresses best: the values a reader must not
+// trust.
+const fs::path& worst_case_dir() {
+    static const fs::path dir = [] {
+        const fs::path d = copy_of_test_tables("worst-case-draws");
+        for (const char* table : resolved_tables()) write_table(d, table, true, left_out_too(table), true, true);
+        return d;
+    }();
     return dir;
 }
 
@@ -155,6 +169,50 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
         CHECK(probed > 1000);
         CHECK(by_moves > probed / 20);  // the probes met positions the moves decide
         CHECK(ranked > 50);
+    }
+    CHECK(resolved.refused_files().empty());
+}
+
+TEST_CASE("a DTM probed alone is exact where captures and promotions decide it", "[tb][files][resolved]") {
+    // The prober resolves a position's captures and promotions, and a left-out side's moves,
+    // best bound first and only while a bound can beat the best value so far (a successor's
+    // stored code, which may be anything at a draw: here the worst case). The positions that
+    // such a move decides are where a bound too optimistic or too pessimistic would show: a
+    // spread of them, each probed for DTM alone (no exact WDL known beforehand) and for
+    // everything.
+    Tablebases resolved;
+    resolved.set_paths(worst_case_dir().string());
+    const uint64_t budget = test::light_mode() ? 4000 : 60000;  // probes per table and side
+    for (const char* name : resolved_tables()) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        std::string error;
+        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+        REQUIRE(t);
+        TableSet subtables;
+        REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+        const auto low = search_moves_resolved_dtm(*t, subtables, 2);
+        for (Color c : {WHITE, BLACK}) {
+            uint64_t decided = 0;
+            for (uint64_t i = 0; i < t->index.size(); ++i) decided += test_bit(low[c], i);
+            const uint64_t step = std::max<uint64_t>(1, decided / budget);
+            uint64_t seen = 0, probed = 0, draws = 0;
+            for (uint64_t i = 0; i < t->index.size(); ++i) {
+                if (!test_bit(low[c], i) || seen++ % step) continue;
+                Position pos;
+                const std::string fen = index_fen(t->index, i, c);
+                REQUIRE(pos.set_fen(fen));
+                INFO(fen);
+                REQUIRE(resolved.probe_dtm(pos) == t->dtm[c][i]);
+                const auto r = resolved.probe(pos);
+                REQUIRE(r);
+                REQUIRE(r->dtm == t->dtm[c][i]);
+                ++probed;
+                draws += is_draw(t->dtm[c][i]);
+            }
+            CHECK(probed >= std::min<uint64_t>(decided, budget / 2));
+            CHECK(draws > 0);
+        }
     }
     CHECK(resolved.refused_files().empty());
 }
