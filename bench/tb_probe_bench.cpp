@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
         }
     }
     Tablebases tbs;
+    tbs.build_checkpoints_at_open(true);  // as the engine's background opening does
     for (const std::string& m : tbs.set_paths(o.dir)) std::fprintf(stderr, "%s\n", m.c_str());
     std::vector<Material> tables;
     for (const Material& m : tbs.materials())

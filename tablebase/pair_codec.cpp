@@ -666,12 +666,12 @@ int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& leng
     return int(coded_[k] & 0xFFFF);
 }
 
-int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
+int PairsReader::symbol_at(const uint8_t* block, uint64_t& local, uint32_t start_bit) const {
     // The codes come from a 64-bit window loaded at most every 33 bits. A code's length needs
     // no load, so the loads of consecutive codes' positions overlap (codes past the block's end
     // read its zero padding, and the next load refuses them).
     const uint32_t end = h_.block_bytes * 8;
-    for (uint32_t bit = pairs::BLOCK_HEADER_BITS; bit < end;) {
+    for (uint32_t bit = start_bit; bit < end;) {
         uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
         uint32_t used = 0;
         do {
@@ -689,6 +689,37 @@ int PairsReader::symbol_at(const uint8_t* block, uint64_t& local) const {
     return -1;
 }
 
+void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
+    const uint32_t k = h_.block_bytes * 8 / CHECKPOINT_BITS;  // block_bytes * 8 <= 32768: a bit fits 16 bits
+    if (k < 2 || checkpoints_.ready.load(std::memory_order_acquire)) return;
+    const uint32_t per_block = k - 1;  // at CHECKPOINT_BITS, 2 * CHECKPOINT_BITS, ...
+    std::vector<uint32_t> cp(h_.num_blocks * per_block);
+    const uint32_t end = h_.block_bytes * 8;
+    uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
+    for (uint64_t b = 0; b < h_.num_blocks; ++b) {
+        if (cancel && b % 4096 == 0 && cancel->load()) return;
+        copy_block(b, buffer);
+        const uint32_t positions = block_positions(b);
+        uint32_t* out = &cp[b * per_block];
+        uint32_t bit = pairs::BLOCK_HEADER_BITS, before = 0, next = 0;  // before < positions <= 65536
+        while (next < per_block && before < positions && bit < end) {
+            if (bit >= (next + 1) * CHECKPOINT_BITS) {
+                out[next++] = bit << 16 | before;
+                continue;
+            }
+            uint32_t bits;
+            const int r = decode_code(load_be64(buffer + (bit >> 3)) << (bit & 7), bits);
+            if (r < 0) break;  // a corrupt block: its probes walk from the last checkpoint and find out
+            before += (coded_[r] >> 16) + 1;
+            bit += bits;
+        }
+        for (; next < per_block; ++next) out[next] = next ? out[next - 1] : pairs::BLOCK_HEADER_BITS << 16;
+    }
+    checkpoints_.at = std::move(cp);
+    checkpoints_.per_block = per_block;
+    checkpoints_.ready.store(true, std::memory_order_release);
+}
+
 bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     if (i >= h_.positions) return false;
     const uint64_t e = i >> h_.index_shift;
@@ -696,9 +727,20 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     uint64_t b = entry.block;
     uint64_t local = entry.offset + (i - (e << h_.index_shift));
     for (uint32_t size; local >= (size = block_positions(b));) local -= size, ++b;  // parse() checked the walk
+    uint32_t start_bit = pairs::BLOCK_HEADER_BITS;
+    if (checkpoints_.ready.load(std::memory_order_acquire)) {
+        const uint32_t k = checkpoints_.per_block;
+        const uint32_t* cp = &checkpoints_.at[b * k];
+        for (uint32_t j = k; j-- > 0;)
+            if ((cp[j] & 0xFFFF) <= local) {
+                start_bit = cp[j] >> 16;
+                local -= cp[j] & 0xFFFF;
+                break;
+            }
+    }
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     copy_block(b, buffer);
-    int s = symbol_at(buffer, local);
+    int s = symbol_at(buffer, local, start_bit);
     if (s < 0) return false;
     while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code or run
         const Rule& r = rules_[s];

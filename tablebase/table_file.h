@@ -88,6 +88,11 @@ public:
     uint64_t uid() const { return uid_; }
 
     const std::vector<Section>& sections() const { return sections_; }
+    // PairsReader::build_checkpoints for this metric's pair sections (the prober's).
+    void build_checkpoints(Metric metric, const std::atomic<bool>* cancel = nullptr) const {
+        for (const Section& s : sections_)
+            if (s.pairs && s.metric() == metric) s.pairs->build_checkpoints(cancel);
+    }
     const Section* find(Metric metric, Color side) const;
     // A DTM/DTZ file of format version 5 may store one side to move only: the other side's
     // values are recovered from it by one ply of moves (forward_values.h).

@@ -565,7 +565,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         plan.threads = threads;
         plan.level = DISTANCE_LZ4_LEVEL;
         plan.codec = info.distance_codec;
-        plan.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
+        plan.pair_block_bytes = info.dtm_pair_block_bytes.empty() ? DISTANCE_PAIR_BLOCK_BYTES : info.dtm_pair_block_bytes;
         if (!resolve_dtm) continue;
         plan.flags = FLAG_MOVES_RESOLVED;
         // A draw that the WDL file stores as a draw: the reader answers a draw there (no capture

@@ -56,6 +56,8 @@ struct GenerationInfo {
     // their section (its quickest win if it has one) instead of the value that compresses best,
     // so that a reader that took them for a bound would read wrong values.
     bool worst_case_free_draws = false;
+    // For tests: the pair codec's block sizes to try for DTM (empty: the writer's own choice).
+    std::vector<uint32_t> dtm_pair_block_bytes;
     const std::array<PositionBits, COLOR_NB>* stored_wdl_draws = nullptr;
     // Also leave low in WDL the positions whose value a quiet promotion to a queen achieves
     // (format version 7, FLAG_PROMOTIONS_RESOLVED), in each section of a table with pawns where

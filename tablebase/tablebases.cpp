@@ -146,7 +146,15 @@ struct Tablebases::Entry {
         }
         files[kind] = std::move(f);
         state[kind].store(OPEN, std::memory_order_release);
-        return files[kind].get();
+        // DTM is probed one move deep (captures, a left-out side): checkpoints in its blocks are
+        // worth 4.7 % more memory. Building them decodes the section (0.45 s on KRPvKB's 67 MB):
+        // off the caller's path where files open in the background.
+        const TableFile* opened = files[kind].get();
+        if (kind == KIND_DISTANCE && owner.open_in_background_)
+            owner.opener_.post([opened](const std::atomic<bool>& stop) { opened->build_checkpoints(Metric::DTM, &stop); });
+        else if (kind == KIND_DISTANCE && owner.checkpoints_at_open_)
+            opened->build_checkpoints(Metric::DTM);
+        return opened;
     }
 };
 

@@ -95,7 +95,14 @@ public:
     // every WDL probe from the files, as for the large tables (tests use it). Call before the
     // first probe, like set_paths().
     void set_resident_wdl_budget(uint64_t bytes) { resident_budget_ = bytes; }
-    // Returns when the background thread has opened (or refused) every file it was given.
+    // DTM sections get checkpoints in their blocks when their file opens
+    // (PairsReader::build_checkpoints: probes a third faster, 4.7 % more memory, 0.45 s to
+    // build on KRPvKB): by the background thread when files open in the background, else only
+    // with this on, at the open (a tool that probes a few positions would wait longer for them
+    // than they save). Call before the first probe, like set_paths().
+    void build_checkpoints_at_open(bool on) { checkpoints_at_open_ = on; }
+    // Returns when the background thread has opened (or refused) every file it was given, and
+    // built the checkpoints it was given.
     void wait_for_background_opening() const;
 
     // "<file>: <problem>" for every file refused so far (each was also logged once).
@@ -162,6 +169,7 @@ private:
     bool open_in_background_ = false;
     uint64_t sync_below_bytes_ = 0;
     bool open_cached_at_once_ = true;
+    bool checkpoints_at_open_ = false;
     mutable BackgroundWorker opener_;  // works on entries_: stopped before they change
 };
 

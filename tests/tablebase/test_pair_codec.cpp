@@ -88,7 +88,8 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
             const uint64_t n = s.codes.size();
             const std::vector<uint8_t> packed = pack(s.codes, bits);
             for (const auto& candidates :
-                 {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256}})
+                 {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256},
+                  std::vector<uint32_t>{4096}})
                 for (const auto layout : {pairs::Layout::VERSION_9, pairs::Layout::VERSION_8}) {
                     INFO("layout " << (layout == pairs::Layout::VERSION_9 ? 9 : 8));
                     const std::vector<uint8_t> payload =
@@ -110,6 +111,14 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
                     for (uint64_t i = 0; i < n; ++i) {
                         uint32_t code = 999;
                         wrong += !r->code_at(i, code) || code != s.codes[i];
+                    }
+                    CHECK(wrong == 0);
+                    // Walks from checkpoints inside the blocks (blocks of 128 bytes and more).
+                    PairsReader with = *r;
+                    with.build_checkpoints();
+                    for (uint64_t i = 0; i < n; ++i) {
+                        uint32_t code = 999;
+                        wrong += !with.code_at(i, code) || code != s.codes[i];
                     }
                     CHECK(wrong == 0);
                     uint32_t code;
@@ -319,4 +328,29 @@ TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never
         (void)r->decode_all(whole.data(), 2);
     }
     CHECK(refused > 0);
+
+    // Any bit of the codes changed in 256-byte blocks, with checkpoints built over them: codes
+    // the section has, or "corrupt", every read inside the payload.
+    const std::vector<uint8_t> big = encode_pairs(packed.data(), 2, n, s.terminals, 2, {256});
+    std::memcpy(&h, big.data(), sizeof h);
+    REQUIRE(h.block_bytes == 256);
+    const size_t big_blocks_at = big.size() - h.num_blocks * h.block_bytes;
+    int answered = 0;
+    for (int k = 0; k < 200; ++k) {
+        auto bad = big;
+        const size_t at = big_blocks_at + rng() % (h.num_blocks * h.block_bytes);
+        if ((at - big_blocks_at) % h.block_bytes < 2) continue;  // a block's size: refused by parse
+        bad[at] ^= uint8_t(1 << (rng() % 8));
+        auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why);
+        REQUIRE(r);
+        r->build_checkpoints();
+        for (int p = 0; p < 50; ++p) {
+            uint32_t code = 0;
+            if (r->code_at(rng() % n, code)) {
+                REQUIRE(code < s.terminals);
+                ++answered;
+            }
+        }
+    }
+    CHECK(answered > 0);
 }

@@ -58,6 +58,7 @@ void write_table(const fs::path& dir, const char* name, bool resolve, bool one_s
     info.moves_resolved_dtm = resolve;
     info.draws_in_wdl = draws_in_wdl;
     info.worst_case_free_draws = worst_case_draws;
+    if (worst_case_draws) info.dtm_pair_block_bytes = {256};  // blocks the prober checkpoints
     test::write_again(dir, name, info);
 }
 
@@ -80,7 +81,8 @@ const fs::path& resolved_dir() {
 
 // Resolved too, but the draws left to the WDL file hold their section's best value (a quick win
 // where the section has wins) rather than what compresses best: the values a reader must not
-// trust.
+// trust. DTM in 256-byte pair blocks, which the prober reads from checkpoints (the writer would
+// choose 64 bytes for these small tables).
 const fs::path& worst_case_dir() {
     static const fs::path dir = [] {
         const fs::path d = copy_of_test_tables("worst-case-draws");
@@ -181,7 +183,15 @@ TEST_CASE("a DTM probed alone is exact where captures and promotions decide it",
     // spread of them, each probed for DTM alone (no exact WDL known beforehand) and for
     // everything.
     Tablebases resolved;
+    resolved.build_checkpoints_at_open(true);  // the engine's reads, from checkpoints inside 256-byte blocks
     resolved.set_paths(worst_case_dir().string());
+    bool checkpointed = false;
+    for (const char* name : resolved_tables()) {
+        const auto f = open_distance_file(worst_case_dir(), name);
+        for (const Section& s : f->sections())
+            checkpointed |= s.metric() == Metric::DTM && s.pairs && s.pairs->header().block_bytes >= 128;
+    }
+    if (test_codec() == Codec::PAIRS) CHECK(checkpointed);
     const uint64_t budget = test::light_mode() ? 4000 : 60000;  // probes per table and side
     for (const char* name : resolved_tables()) {
         INFO(name);
