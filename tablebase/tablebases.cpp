@@ -385,7 +385,11 @@ struct Tablebases::MoveCandidate {
     std::optional<int> wdl;                         // the successor's, when the bound came from it
 };
 
-void Tablebases::move_bound(const PieceOn* after, int k, Color side, bool draw_safe, MoveCandidate& c) const {
+void Tablebases::bound_move(const TbBoard& b, const TbMove& m, Color us, bool draw_safe, MoveCandidate& c) const {
+    PieceOn after[MAX_PIECES];
+    const int k = pieces_after(b, m, after);
+    const Color side = ~us;
+    c.move = m;
     c.bound = std::numeric_limits<int>::max();
     c.wdl.reset();
     if (k == 2) {
@@ -486,12 +490,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         b.set(pieces, n);
         MoveCandidate leaving[MAX_TB_MOVES];
         int count = 0;
-        for_each_leaving_move(b, stm, [&](const TbMove& mv) {
-            PieceOn after[MAX_PIECES];
-            const int k = pieces_after(b, mv, after);
-            leaving[count].move = mv;
-            move_bound(after, k, ~stm, true, leaving[count++]);
-        });
+        for_each_leaving_move(b, stm, [&](const TbMove& mv) { bound_move(b, mv, stm, true, leaving[count++]); });
         // Format version 10: where the WDL file stores a draw, the stored DTM may be anything
         // (the position is a draw) unless a leaving move wins, which then makes it no draw. (A WDL
         // known to be no draw, the probe's common case, needs no second read.)
@@ -554,12 +553,7 @@ bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& 
     // draw's exact value never beats a won position's best move.
     MoveCandidate moves[MAX_TB_MOVES];
     int count = 0;
-    for_each_legal_move(b, stm, [&](const TbMove& m) {
-        PieceOn after[MAX_PIECES];
-        const int k = pieces_after(b, m, after);
-        moves[count].move = m;
-        move_bound(after, k, ~stm, false, moves[count++]);
-    });
+    for_each_legal_move(b, stm, [&](const TbMove& m) { bound_move(b, m, stm, false, moves[count++]); });
     if (count == 0) {
         dtm = b.in_check(stm) ? loss_in(0) : VALUE_UNKNOWN;
         return true;

@@ -48,6 +48,7 @@ struct RootMove {
 };
 
 struct TbBoard;
+struct TbMove;
 
 class Tablebases {
 public:
@@ -140,14 +141,14 @@ private:
     // (best_of_moves over every legal move).
     bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const;
     // A legal move with the best value_rank (mover's view) it can give the mover, from a read of
-    // one code: see move_bound.
+    // one code: see bound_move.
     struct MoveCandidate;
-    // Bounds a move to `after` (`side` to move): by the DTM code stored for it, which is no
-    // better for `side` than its exact DTM where the position is not a draw (a draw's code may
+    // Bounds the move `m` of `us` into `c`: by the DTM code stored for the position after it, which is no
+    // better for its side to move than its exact DTM where the position is not a draw (a draw's code may
     // be any value from version 10; `draw_safe` makes a stored win count as a draw, a bound that
     // holds for draws too); else, where the file leaves that side out, by its WDL (a draw is
     // then exact). Without a table the bound is unlimited; the exact probe then fails.
-    void move_bound(const PieceOn* after, int k, Color side, bool draw_safe, MoveCandidate& c) const;
+    void bound_move(const TbBoard& b, const TbMove& m, Color us, bool draw_safe, MoveCandidate& c) const;
     // The best value_from_mover of the exact successor values of `c[0..count)` (en passant
     // replies to double steps included), resolved best bound first and only while a bound can
     // beat `best`, which holds the value to beat if `have_best`. False if a successor is unknown.
