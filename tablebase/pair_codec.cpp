@@ -694,7 +694,6 @@ void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
     if (k < 2 || checkpoints_.ready.load(std::memory_order_acquire)) return;
     const uint32_t per_block = k - 1;  // at CHECKPOINT_BITS, 2 * CHECKPOINT_BITS, ...
     std::vector<uint32_t> cp(h_.num_blocks * per_block);
-    const uint32_t end = h_.block_bytes * 8;
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     for (uint64_t b = 0; b < h_.num_blocks; ++b) {
         if (cancel && b % 4096 == 0 && cancel->load()) return;
@@ -702,16 +701,15 @@ void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
         const uint32_t positions = block_positions(b);
         uint32_t* out = &cp[b * per_block];
         uint32_t bit = pairs::BLOCK_HEADER_BITS, before = 0, next = 0;  // before < positions <= 65536
-        while (next < per_block && before < positions && bit < end) {
+        while (next < per_block && before < positions) {
             if (bit >= (next + 1) * CHECKPOINT_BITS) {
                 out[next++] = bit << 16 | before;
                 continue;
             }
-            uint32_t bits;
-            const int r = decode_code(load_be64(buffer + (bit >> 3)) << (bit & 7), bits);
-            if (r < 0) break;  // a corrupt block: its probes walk from the last checkpoint and find out
-            before += (coded_[r] >> 16) + 1;
-            bit += bits;
+            uint32_t length;
+            // The block's end, or a corrupt block: its probes walk from the last checkpoint and find out.
+            if (next_symbol(buffer, bit, length) < 0) break;
+            before += length;
         }
         for (; next < per_block; ++next) out[next] = next ? out[next - 1] : pairs::BLOCK_HEADER_BITS << 16;
     }
