@@ -668,13 +668,15 @@ int PairsReader::next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& leng
 
 int PairsReader::symbol_at(const uint8_t* block, uint64_t& local, uint32_t start_bit) const {
     // The codes come from a 64-bit window loaded at most every 33 bits. A code's length needs
-    // no load, so the loads of consecutive codes' positions overlap (codes past the block's end
-    // read its zero padding, and the next load refuses them).
+    // no load, so the loads of consecutive codes' positions overlap. The window may reach 8
+    // bytes past the block (its padding, or the next block), but no code that starts there is
+    // taken: a corrupt block whose codes run out gives -1.
     const uint32_t end = h_.block_bytes * 8;
     for (uint32_t bit = start_bit; bit < end;) {
         uint64_t w = load_be64(block + (bit >> 3)) << (bit & 7);  // at least 57 valid bits
         uint32_t used = 0;
         do {
+            if (bit + used >= end) return -1;
             uint32_t bits;
             const int k = decode_code(w, bits);  // used <= 33: 24 valid bits
             if (k < 0) return -1;
@@ -718,39 +720,73 @@ void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
     checkpoints_.ready.store(true, std::memory_order_release);
 }
 
-bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
-    if (i >= h_.positions) return false;
+void PairsReader::find_entry(uint64_t i, uint64_t& b, uint64_t& local) const {
     const uint64_t e = i >> h_.index_shift;
     const IndexEntry entry = index_[e];
-    uint64_t b = entry.block;
-    uint64_t local = entry.offset + (i - (e << h_.index_shift));
+    b = entry.block;
+    local = entry.offset + (i - (e << h_.index_shift));
+}
+
+void PairsReader::walk_to_block(uint64_t& b, uint64_t& local) const {
     for (uint32_t size; local >= (size = block_positions(b));) local -= size, ++b;  // parse() checked the walk
-    uint32_t start_bit = pairs::BLOCK_HEADER_BITS;
-    if (checkpoints_.ready.load(std::memory_order_acquire)) {
-        const uint32_t k = checkpoints_.per_block;
-        const uint32_t* cp = &checkpoints_.at[b * k];
-        for (uint32_t j = k; j-- > 0;)
-            if ((cp[j] & 0xFFFF) <= local) {
-                start_bit = cp[j] >> 16;
-                local -= cp[j] & 0xFFFF;
-                break;
-            }
-    }
+}
+
+uint32_t PairsReader::checkpoint_bit(uint64_t b, uint64_t& local) const {
+    if (!checkpoints_.ready.load(std::memory_order_acquire)) return pairs::BLOCK_HEADER_BITS;
+    const uint32_t k = checkpoints_.per_block;
+    const uint32_t* cp = &checkpoints_.at[b * k];
+    for (uint32_t j = k; j-- > 0;)
+        if ((cp[j] & 0xFFFF) <= local) {
+            local -= cp[j] & 0xFFFF;
+            return cp[j] >> 16;
+        }
+    return pairs::BLOCK_HEADER_BITS;
+}
+
+int PairsReader::symbol_in_block(uint64_t b, uint64_t& local, uint32_t start_bit) const {
+    // A walk reads at most 8 bytes past its block's end: the next block's, if there is one.
+    if (b + 1 < h_.num_blocks) return symbol_at(blocks_ + b * h_.block_bytes, local, start_bit);
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     copy_block(b, buffer);
-    int s = symbol_at(buffer, local, start_bit);
+    return symbol_at(buffer, local, start_bit);
+}
+
+bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
+    if (i >= h_.positions) return false;
+    uint64_t b, local;
+    find_entry(i, b, local);
+    walk_to_block(b, local);
+    const uint32_t start_bit = checkpoint_bit(b, local);
+    int s = symbol_in_block(b, local, start_bit);
     if (s < 0) return false;
-    while (uint32_t(s) >= h_.num_terminals) {  // descend the pair tree to the position's code or run
-        const Rule& r = rules_[s];
-        if (local < r.left_length) {
-            s = r.left;
-        } else {
-            local -= r.left_length;
-            s = r.right;
-        }
+    while (descend(s, local)) {
     }
     code = uint32_t(s);
     return true;
+}
+
+void PairsReader::read_codes(BatchRead* reads, int n) {
+    // Each loop's loads depend on the previous loop's only, not on the other reads'.
+    for (BatchRead* x = reads; x < reads + n; ++x) {
+        x->ok = x->position < x->reader->h_.positions;
+        if (x->ok) x->reader->find_entry(x->position, x->block, x->local);
+    }
+    for (BatchRead* x = reads; x < reads + n; ++x)
+        if (x->ok) x->reader->walk_to_block(x->block, x->local);
+    for (BatchRead* x = reads; x < reads + n; ++x)
+        if (x->ok) x->start_bit = x->reader->checkpoint_bit(x->block, x->local);
+    for (BatchRead* x = reads; x < reads + n; ++x) {
+        if (!x->ok) continue;
+        x->symbol = x->reader->symbol_in_block(x->block, x->local, x->start_bit);
+        x->ok = x->symbol >= 0;
+    }
+    for (bool stepped = true; stepped;) {
+        stepped = false;
+        for (BatchRead* x = reads; x < reads + n; ++x)
+            if (x->ok && x->reader->descend(x->symbol, x->local)) stepped = true;
+    }
+    for (BatchRead* x = reads; x < reads + n; ++x)
+        if (x->ok) x->code = uint32_t(x->symbol);
 }
 
 namespace {

@@ -83,6 +83,24 @@ public:
 
     // The code of position `i`; false if the block turns out corrupt.
     bool code_at(uint64_t i, uint32_t& code) const;
+
+    // One read of a batch: the reader and position in, the code out (`ok` false if the position
+    // is out of range or its block corrupt). The rest is where the read has got to.
+    struct BatchRead {
+        const PairsReader* reader = nullptr;
+        uint64_t position = 0;
+        uint32_t code = 0;
+        bool ok = false;
+        uint64_t block = 0, local = 0;
+        uint32_t start_bit = 0;
+        int symbol = 0;
+    };
+    // The codes of several positions, of one section or of several, read in lockstep: every
+    // read's index entry, then every read's block, checkpoint, walk, and a step of every descent
+    // at a time. The reads' cache misses then overlap instead of following one another, which
+    // a probe reading one code after another never achieved, prefetches included (FORMAT.md,
+    // "Reads in lockstep"). The prober reads a position's moves this way.
+    static void read_codes(BatchRead* reads, int n);
     // Records, every CHECKPOINT_BITS bits into each block, where a code starts and how many
     // positions come before it, so that code_at walks from the last of them before its position
     // rather than from the block's start: on 256-byte blocks a quarter of the walk, which was
@@ -113,11 +131,32 @@ private:
     // Decodes the Huffman code at `bit` of a zero-padded block: its symbol, or the code it
     // repeats if it is a run, with its positions in `length`; -1 if none.
     int next_symbol(const uint8_t* block, uint32_t& bit, uint32_t& length) const;
-    // The symbol (or run's code) of a zero-padded block that covers position `local` of the
-    // block, with `local` made relative to it; -1 if the codes do not decode or run out first.
+    // The symbol (or run's code) of a block that covers position `local` of the block, with
+    // `local` made relative to it; -1 if the codes do not decode or run out first. Reads up to
+    // 8 bytes past the block: zero padding, or the next block.
     int symbol_at(const uint8_t* block, uint64_t& local, uint32_t start_bit = pairs::BLOCK_HEADER_BITS) const;
     void copy_block(uint64_t b, uint8_t* buffer) const;
     uint32_t block_positions(uint64_t b) const;
+    // The steps of code_at, which read_codes interleaves. `local`: the position's offset in
+    // block `b`, then in the code it is in, then in the descent's current symbol.
+    void find_entry(uint64_t i, uint64_t& b, uint64_t& local) const;  // from the index
+    void walk_to_block(uint64_t& b, uint64_t& local) const;         // past the blocks before it
+    uint32_t checkpoint_bit(uint64_t b, uint64_t& local) const;      // where its walk starts
+    // symbol_at in block b, read where it is mapped (or from a zero-padded copy for the last
+    // block, whose walk could otherwise read past the payload).
+    int symbol_in_block(uint64_t b, uint64_t& local, uint32_t start_bit) const;
+    // One step down the pair tree; false once `s` is a code (a terminal or a run's code).
+    bool descend(int& s, uint64_t& local) const {
+        if (uint32_t(s) < h_.num_terminals) return false;
+        const Rule& r = rules_[s];
+        if (local < r.left_length) {
+            s = r.left;
+        } else {
+            local -= r.left_length;
+            s = r.right;
+        }
+        return true;
+    }
 
     pairs::Header h_{};
     std::vector<Rule> rules_;       // by symbol (a terminal's is unused)

@@ -56,6 +56,13 @@ std::optional<Value> better(std::optional<Value> a, std::optional<Value> b, Rank
     return rank(*b) > rank(*a) ? b : a;
 }
 
+// A WDL section's value for `code`.
+std::optional<int> wdl_of_code(const Section& s, uint32_t code) {
+    uint16_t symbol;
+    if (!s.symbol(0, code, symbol)) return std::nullopt;
+    return int(symbol) - 2;
+}
+
 int pieces_of(const Position& pos, PieceOn* out) {
     int n = 0;
     for (Bitboard b = pos.pieces(); b && n < MAX_PIECES;) {
@@ -310,12 +317,16 @@ const Tablebases::Entry* Tablebases::find(uint64_t key, bool& flipped) const {
     return nullptr;
 }
 
+void Tablebases::report_corrupt_pairs(const Entry& e, const TableFile& f) const {
+    if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt pair block");
+}
+
 bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_t at, uint32_t& code) const {
     const Section& s = f.sections()[no];
     code = 0;
     if (s.pairs) {
         if (s.pairs->code_at(at, code)) return true;
-        if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt pair block");
+        report_corrupt_pairs(e, f);
         return false;
     }
     if (!s.bits()) return true;
@@ -337,9 +348,7 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     uint32_t code;
     if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), at, s.bits());
     else if (!stored_code(e, *f, no, at, code)) return std::nullopt;
-    uint16_t symbol;
-    if (!s.symbol(0, code, symbol)) return std::nullopt;
-    return int(symbol) - 2;
+    return wdl_of_code(s, code);
 }
 
 bool Tablebases::locate(const PieceOn* pieces, int n, Color stm, Located& out) const {
@@ -385,39 +394,80 @@ struct Tablebases::MoveCandidate {
     std::optional<int> wdl;                         // the successor's, when the bound came from it
 };
 
-void Tablebases::bound_move(const TbBoard& b, const TbMove& m, Color us, bool draw_safe, MoveCandidate& c) const {
+struct Tablebases::PendingBound {
+    MoveCandidate* candidate;
+    const Entry* entry;
+    const TableFile* file;
+    const Section* section;
+};
+
+namespace {
+
+// The bound of a move from the DTM stored for the position after it (see bound_moves).
+int bound_from_code(const Section& s, uint32_t code, bool draw_safe) {
+    uint16_t symbol;
+    if (!s.symbol(0, code, symbol)) return std::numeric_limits<int>::max();
+    Value stored = symbol;
+    if (draw_safe && (s.h.flags & FLAG_DRAWS_IN_WDL) && is_win(stored)) stored = VALUE_UNKNOWN;
+    return value_rank(value_from_mover(stored));
+}
+
+}  // namespace
+
+bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCandidate& c, PendingBound& pending,
+                             PairsReader::BatchRead& read) const {
     PieceOn after[MAX_PIECES];
-    const int k = pieces_after(b, m, after);
+    const int k = pieces_after(b, c.move, after);
     const Color side = ~us;
-    c.move = m;
     c.bound = std::numeric_limits<int>::max();
     c.wdl.reset();
     if (k == 2) {
         c.bound = 0;
         c.wdl = 0;
-        return;
+        return false;
     }
     Located at;
-    if (!locate(after, k, side, at)) return;
+    if (!locate(after, k, side, at)) return false;
     const Entry* e = at.entry;
     const TableFile* f = distance_file(*e);
-    if (!f) return;
+    if (!f) return false;
     if (f->left_out_side() == at.stm) {
         c.wdl = wdl_of(after, k, side);
-        if (!c.wdl) return;
+        if (!c.wdl) return false;
         // The mover's best against a loss is mate at once; against a win the longest loss.
         c.bound = *c.wdl < 0 ? value_rank(win_in(1)) : *c.wdl > 0 ? value_rank(loss_in(MAX_DISTANCE)) : 0;
-        return;
+        return false;
     }
     const int no = e->section_no[int(Metric::DTM)][at.stm];
     const Section& s = f->sections()[no];
-    const uint64_t idx = e->index->encode(placement_for(*e->index, at.pieces, k));
-    uint32_t code;
-    uint16_t symbol;
-    if (!stored_code(*e, *f, no, s.order.to_storage(idx), code) || !s.symbol(0, code, symbol)) return;
-    Value stored = symbol;
-    if (draw_safe && (s.h.flags & FLAG_DRAWS_IN_WDL) && is_win(stored)) stored = VALUE_UNKNOWN;
-    c.bound = value_rank(value_from_mover(stored));
+    const uint64_t stored = s.order.to_storage(e->index->encode(placement_for(*e->index, at.pieces, k)));
+    if (!s.pairs) {  // a constant section, or LZ4 blocks (older files): no batch
+        uint32_t code;
+        if (stored_code(*e, *f, no, stored, code)) c.bound = bound_from_code(s, code, draw_safe);
+        return false;
+    }
+    pending = PendingBound{&c, e, f, &s};
+    read.reader = &*s.pairs;
+    read.position = stored;
+    return true;
+}
+
+void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCandidate* c, int count,
+                             PairsReader::BatchRead* extra, int extra_count) const {
+    constexpr int MAX_EXTRA = 2;
+    PairsReader::BatchRead reads[MAX_TB_MOVES + MAX_EXTRA];
+    PendingBound pending[MAX_TB_MOVES];
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+        if (start_bound(b, us, draw_safe, c[i], pending[n], reads[n])) ++n;
+    extra_count = std::min(extra_count, MAX_EXTRA);
+    std::copy(extra, extra + extra_count, reads + n);
+    PairsReader::read_codes(reads, n + extra_count);
+    std::copy(reads + n, reads + n + extra_count, extra);
+    for (int i = 0; i < n; ++i) {
+        if (reads[i].ok) pending[i].candidate->bound = bound_from_code(*pending[i].section, reads[i].code, draw_safe);
+        else report_corrupt_pairs(*pending[i].entry, *pending[i].file);
+    }
 }
 
 bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best,
@@ -482,23 +532,59 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     };
     uint32_t dtm_code, dtz_code;
     const Section& m = f->sections()[e->section_no[int(Metric::DTM)][stm]];
-    if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
-    if (m.h.flags & FLAG_MOVES_RESOLVED) {
+    if (!(m.h.flags & FLAG_MOVES_RESOLVED)) {
+        if (!read(Metric::DTM, 0, dtm_code, dtm)) return false;
+    } else {
         // The stored DTM may be low where a capture or promotion achieves more (format version 6):
         // the best of it and those moves, each resolved only if its bound can beat the best so far.
         TbBoard b;
         b.set(pieces, n);
         MoveCandidate leaving[MAX_TB_MOVES];
         int count = 0;
-        for_each_leaving_move(b, stm, [&](const TbMove& mv) { bound_move(b, mv, stm, true, leaving[count++]); });
+        for_each_leaving_move(b, stm, [&](const TbMove& mv) { leaving[count++].move = mv; });
         // Format version 10: where the WDL file stores a draw, the stored DTM may be anything
         // (the position is a draw) unless a leaving move wins, which then makes it no draw. (A WDL
-        // known to be no draw, the probe's common case, needs no second read.)
+        // known to be no draw, the probe's common case, needs no second read.) The position's own
+        // DTM and WDL codes are read in the moves' batch.
+        const bool need_wdl = (m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl;
+        const TableFile* wdl_file = e->files[KIND_WDL].get();  // opened before this file, which needs it
+        const Section* w = nullptr;  // the WDL section if its code is read in the batch
+        if (need_wdl && wdl_file && e->resident_wdl[stm].empty()) {
+            const Section& ws = wdl_file->sections()[e->section_no[int(Metric::WDL)][stm]];
+            if (ws.pairs) w = &ws;
+        }
+        PairsReader::BatchRead own[2];
+        int own_count = 0;
+        if (m.pairs) {
+            own[own_count].reader = &*m.pairs;
+            own[own_count++].position = stored;
+        }
+        if (w) {
+            own[own_count].reader = &*w->pairs;
+            own[own_count++].position = w->order.to_storage(idx);
+        }
+        bound_moves(b, stm, true, leaving, count, own, own_count);
+        if (m.pairs) {
+            uint16_t symbol;
+            if (!own[0].ok) report_corrupt_pairs(*e, *f);
+            if (!own[0].ok || !m.symbol(0, own[0].code, symbol)) return false;
+            dtm_code = own[0].code;
+            dtm = symbol;
+        } else if (!read(Metric::DTM, 0, dtm_code, dtm)) {
+            return false;
+        }
         bool maybe_draw = false;
-        if ((m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl) {
-            const std::optional<int> stored = stored_wdl(*e, idx, stm);  // the WDL file was opened with this one
-            if (!stored) return false;
-            maybe_draw = *stored == 0;
+        if (need_wdl) {
+            std::optional<int> stored_w;
+            if (!w) {
+                stored_w = stored_wdl(*e, idx, stm);
+            } else if (own[own_count - 1].ok) {
+                stored_w = wdl_of_code(*w, own[own_count - 1].code);
+            } else {
+                report_corrupt_pairs(*e, *wdl_file);
+            }
+            if (!stored_w) return false;
+            maybe_draw = *stored_w == 0;
         }
         if (maybe_draw) {
             Value best = VALUE_UNKNOWN;  // only a winning move matters
@@ -553,11 +639,12 @@ bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& 
     // draw's exact value never beats a won position's best move.
     MoveCandidate moves[MAX_TB_MOVES];
     int count = 0;
-    for_each_legal_move(b, stm, [&](const TbMove& m) { bound_move(b, m, stm, false, moves[count++]); });
+    for_each_legal_move(b, stm, [&](const TbMove& m) { moves[count++].move = m; });
     if (count == 0) {
         dtm = b.in_check(stm) ? loss_in(0) : VALUE_UNKNOWN;
         return true;
     }
+    bound_moves(b, stm, false, moves, count);
     return best_of_moves(b, stm, moves, count, dtm, false);
 }
 

@@ -23,6 +23,7 @@
 
 #include "engine/core/position.h"
 #include "tablebase/background_worker.h"
+#include "tablebase/pair_codec.h"
 #include "tablebase/table_set.h"
 #include "tablebase/value.h"
 
@@ -141,14 +142,23 @@ private:
     // (best_of_moves over every legal move).
     bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const;
     // A legal move with the best value_rank (mover's view) it can give the mover, from a read of
-    // one code: see bound_move.
+    // one code: see bound_moves.
     struct MoveCandidate;
-    // Bounds the move `m` of `us` into `c`: by the DTM code stored for the position after it, which is no
-    // better for its side to move than its exact DTM where the position is not a draw (a draw's code may
-    // be any value from version 10; `draw_safe` makes a stored win count as a draw, a bound that
-    // holds for draws too); else, where the file leaves that side out, by its WDL (a draw is
-    // then exact). Without a table the bound is unlimited; the exact probe then fails.
-    void bound_move(const TbBoard& b, const TbMove& m, Color us, bool draw_safe, MoveCandidate& c) const;
+    // Bounds the moves c[0..count) of `us` (their `move` set): each by the DTM code stored for the
+    // position after it, which is no better for its side to move than its exact DTM where the
+    // position is not a draw (a draw's code may be any value from version 10; `draw_safe` makes a
+    // stored win count as a draw, a bound that holds for draws too); else, where the file leaves
+    // that side out, by its WDL (a draw is then exact). Without a table the bound is unlimited;
+    // the exact probe then fails. The codes are read in one batch (PairsReader::read_codes),
+    // together with the caller's `extra` reads.
+    void bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCandidate* c, int count,
+                     PairsReader::BatchRead* extra = nullptr, int extra_count = 0) const;
+    // bound_moves' first step for one move: sets the bound where it needs no code read from pair
+    // blocks (reading any other code at once); else returns true with the read to make and where.
+    struct PendingBound;
+    bool start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCandidate& c, PendingBound& pending,
+                     PairsReader::BatchRead& read) const;
+    void report_corrupt_pairs(const Entry& e, const TableFile& f) const;
     // The best value_from_mover of the exact successor values of `c[0..count)` (en passant
     // replies to double steps included), resolved best bound first and only while a bound can
     // beat `best`, which holds the value to beat if `have_best`. False if a successor is unknown.
