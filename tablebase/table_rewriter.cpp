@@ -60,12 +60,12 @@ bool already_rewritten(const std::filesystem::path& dir, const Material& materia
     // The generator's WDL sections are in the pair codec already: only the DTM/DTZ file tells.
     if (options.wdl_only || (!options.distances_only && !current(*wdl))) return false;
     if (!current(*dist)) return false;
-    if (dist->left_out_side().has_value() != options.one_side_distances) return false;
+    if (dist->left_out_side().has_value() != one_side_for(m, options)) return false;
     for (const Section& s : dist->sections())
         if (Metric(s.h.metric) == Metric::DTM && bool(s.h.flags & FLAG_MOVES_RESOLVED) != options.moves_resolved_dtm)
             return false;
     // `tb recompress` also writes pairs of both sides, exact, but keeps the index's order.
-    if (!options.one_side_distances && !options.moves_resolved_dtm)
+    if (!one_side_for(m, options) && !options.moves_resolved_dtm)
         return std::any_of(dist->sections().begin(), dist->sections().end(),
                            [](const Section& s) { return s.h.storage_order != 0; });
     return true;
@@ -136,7 +136,7 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.wdl_codec = Codec::PAIRS;
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
-        info.one_side_distances = options.one_side_distances;
+        info.one_side_distances = one_side_for(m, options);
         info.moves_resolved_dtm = options.moves_resolved_dtm;
         info.wdl_file_only = options.wdl_only;
         info.distance_file_only = options.distances_only;

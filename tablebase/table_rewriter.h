@@ -20,9 +20,11 @@ struct RewriteResult {
 
 struct RewriteOptions {
     int threads = 0;  // 0: all cores
-    // Store DTM and DTZ for one side to move only (GenerationInfo::one_side_distances); without
-    // it both sides are stored, also when the old file had one.
+    // Store DTM and DTZ for one side to move only (GenerationInfo::one_side_distances) in tables
+    // of at least `one_side_min_pieces` pieces; otherwise both sides are stored, also when the
+    // old file had one.
     bool one_side_distances = false;
+    int one_side_min_pieces = 0;
     // Leave to the reader the DTM that captures and promotions achieve
     // (GenerationInfo::moves_resolved_dtm); without it every DTM is stored exactly.
     bool moves_resolved_dtm = false;
@@ -35,6 +37,17 @@ struct RewriteOptions {
     // are already rewritten, it skips the WDL's searches, encoding and check. Excludes `wdl_only`.
     bool distances_only = false;
 };
+
+// What `tb rewrite --one-side` leaves with both sides: the 3-4-piece tables. A 5-piece DTM
+// probe's captures lead into them, and a side left out there is recovered by probing its every
+// move, again and again (FORMAT.md, "Both sides of the 3-4-piece tables"); both sides of all 35
+// cost 11.1 MiB of DTM.
+constexpr int ONE_SIDE_MIN_PIECES = 5;
+
+// True if the rewrite stores one side to move of `m` (RewriteOptions::one_side_distances).
+inline bool one_side_for(const Material& m, const RewriteOptions& options) {
+    return options.one_side_distances && m.total() >= options.one_side_min_pieces;
+}
 
 // Bytes a rewrite of `material` holds at its peak, an estimate: the table's DTM and DTZ of both
 // sides, read back once more for the check (16 bytes a position), the codes and blocks being

@@ -33,6 +33,7 @@ struct TbArgs {
     bool all_stored = false;  // verify --all without a number: every stored table
     bool wdl_only = false;    // --wdl-only: verify, recompress or rewrite the WDL files only
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
+    int one_side_pieces = ONE_SIDE_MIN_PIECES;  // rewrite --one-side-pieces: in tables this large
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it, draws to the WDL file
     bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
     int jobs = 1;             // rewrite --jobs: tables rewritten at once
@@ -67,6 +68,14 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             out.wdl_only = true;
         } else if (a == "--one-side" && std::string(verb) == "rewrite") {
             out.one_side = true;
+        } else if (a == "--one-side-pieces" && std::string(verb) == "rewrite") {
+            const std::string* v = value("a number");
+            if (!v) return false;
+            out.one_side_pieces = std::atoi(v->c_str());
+            if (out.one_side_pieces < 3 || out.one_side_pieces > 5) {
+                std::cerr << "tb " << verb << ": --one-side-pieces must be 3 to 5, not '" << *v << "'\n";
+                return false;
+            }
         } else if (a == "--resolve-dtm" && std::string(verb) == "rewrite") {
             out.resolve_dtm = true;
         } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
@@ -341,7 +350,13 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
     };
     std::stable_sort(a.tables.begin(), a.tables.end(),
                      [&](const Material& x, const Material& y) { return rank(x) > rank(y); });
-    const RewriteOptions options{a.threads, a.one_side, a.resolve_dtm, a.wdl_only, a.dtm_only};
+    RewriteOptions options;
+    options.threads = a.threads;
+    options.one_side_distances = a.one_side;
+    options.one_side_min_pieces = a.one_side_pieces;
+    options.moves_resolved_dtm = a.resolve_dtm;
+    options.wdl_only = a.wdl_only;
+    options.distances_only = a.dtm_only;
     // Tables a rewrite already gave this form are left as they are (a stopped `--all` carries on),
     // unless --force. They leave the list, so no other table waits for them.
     size_t skipped = 0;

@@ -271,8 +271,15 @@ TEST_CASE("tb rewrite --one-side stores one side's DTM and DTZ and probes as bef
     const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R b - - 0 1";
     const Outcome before = run_pythia(probe);
     REQUIRE(before.status == 0);
+    // By default --one-side leaves the 3-4-piece tables with both sides.
     Outcome r = run_pythia("tb rewrite --one-side --dir " + dir.string() + " KRvK");
     INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    CHECK(r.out.find("DTM b pairs [") != std::string::npos);
+    CHECK(r.out.find("recovered") == std::string::npos);
+    CHECK(run_pythia("tb rewrite --one-side --one-side-pieces 6 --dir " + dir.string() + " KRvK").status == 2);
+    r = run_pythia("tb rewrite --one-side --one-side-pieces 3 --dir " + dir.string() + " KRvK");
     CHECK(r.status == 0);
     CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
     r = run_pythia("tb info --dir " + dir.string() + " KRvK");
@@ -326,7 +333,7 @@ TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that
         "8/8/8/3k4/8/8/8/KQ6 b - - 0 1\n";
     const Outcome before = run_pythia("tb probe --json --dir " + dir.string(), probes);
     REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --resolve-dtm --dir " + dir.string());
+    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string());
     INFO(r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("5 tables, 0 failed") != std::string::npos);
@@ -345,12 +352,12 @@ TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that
     // Asked again, a rewrite skips the tables that already have that form (a stopped rewrite of a
     // whole set carries on): not a byte changes. --force, or another form, rewrites them.
     const std::vector<uint8_t> kqvk = test::read_bytes(dir / "KQvK.pytd");
-    r = run_pythia("tb rewrite --jobs 2 --one-side --resolve-dtm --dir " + dir.string());
+    r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string());
     CHECK(r.status == 0);
     CHECK(r.out.find("5 tables, 0 failed, 5 already rewritten") != std::string::npos);
     CHECK(r.out.find("KPvK     already rewritten") != std::string::npos);
     CHECK(test::read_bytes(dir / "KQvK.pytd") == kqvk);
-    r = run_pythia("tb rewrite --force --one-side --resolve-dtm --dir " + dir.string() + " KQvK");
+    r = run_pythia("tb rewrite --force --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string() + " KQvK");
     CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
     r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KQvK KRvK");
     CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
@@ -409,7 +416,7 @@ TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pair
           "[tb][cli][resolved]") {
     const fs::path dir = test::copy_of_test_tables("rewrite-dtm-only-cli");
     const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
-    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --resolve-dtm", "KQvKP.pytw", "");
+    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --one-side-pieces 3 --resolve-dtm", "KQvKP.pytw", "");
     CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
     CHECK(info.find("captures and promotions resolved, draws from the WDL file") != std::string::npos);
     CHECK(info.find("recovered") != std::string::npos);
