@@ -1,6 +1,7 @@
 // The PAIRS codec on its own: every stream decodes to what was encoded, whole and position by
-// position, streams with structure come out small, and payloads that lie are refused by the
-// parser or answered with "corrupt", never read outside their bytes.
+// position (one read at a time or in batches), streams with structure come out small, and
+// payloads that lie are refused by the parser or answered with "corrupt", never read outside
+// their bytes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -119,6 +120,24 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
                     for (uint64_t i = 0; i < n; ++i) {
                         uint32_t code = 999;
                         wrong += !with.code_at(i, code) || code != s.codes[i];
+                    }
+                    CHECK(wrong == 0);
+                    // Read in batches of 1 to 40 (PairsReader::read_codes), with and without
+                    // checkpoints in one batch, one position past the end among them.
+                    std::vector<PairsReader::BatchRead> batch;
+                    std::mt19937_64 rng(n);
+                    for (uint64_t i = 0; i <= n;) {
+                        batch.assign(1 + rng() % 40, {});
+                        for (auto& x : batch) {
+                            x.reader = rng() % 2 ? &with : &*r;
+                            x.position = i < n && rng() % 4 ? i++ : rng() % (n + 1);
+                            if (x.position == n) ++i;
+                        }
+                        PairsReader::read_codes(batch.data(), int(batch.size()));
+                        for (const auto& x : batch) {
+                            if (x.position == n) wrong += x.ok;
+                            else wrong += !x.ok || x.code != s.codes[x.position];
+                        }
                     }
                     CHECK(wrong == 0);
                     uint32_t code;
@@ -344,10 +363,19 @@ TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never
         auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why);
         REQUIRE(r);
         r->build_checkpoints();
-        for (int p = 0; p < 50; ++p) {
+        PairsReader::BatchRead batch[50];
+        for (auto& x : batch) {
+            x.reader = &*r;
+            x.position = rng() % n;
+        }
+        PairsReader::read_codes(batch, 50);
+        for (const auto& x : batch) {
             uint32_t code = 0;
-            if (r->code_at(rng() % n, code)) {
+            const bool ok = r->code_at(x.position, code);
+            REQUIRE(x.ok == ok);  // a batch reads what one read does, corrupt or not
+            if (ok) {
                 REQUIRE(code < s.terminals);
+                REQUIRE(x.code == code);
                 ++answered;
             }
         }
