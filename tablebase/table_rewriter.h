@@ -40,8 +40,8 @@ struct RewriteOptions {
 
 // What `tb rewrite --one-side` leaves with both sides: the 3-4-piece tables. A 5-piece DTM
 // probe's captures lead into them, and a side left out there is recovered by probing its every
-// move, again and again (FORMAT.md, "Both sides of the 3-4-piece tables"); both sides of all 35
-// cost 11.1 MiB of DTM.
+// move, again and again; both sides of all 35 cost 11.1 MiB of DTM (FORMAT.md, "Reads in
+// lockstep, and both sides of the 3-4-piece tables").
 constexpr int ONE_SIDE_MIN_PIECES = 5;
 
 // True if the rewrite stores one side to move of `m` (RewriteOptions::one_side_distances).
