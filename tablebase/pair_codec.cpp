@@ -757,11 +757,11 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
     find_entry(i, b, local);
     walk_to_block(b, local);
     const uint32_t start_bit = checkpoint_bit(b, local);
-    int s = symbol_in_block(b, local, start_bit);
+    const int s = symbol_in_block(b, local, start_bit);
     if (s < 0) return false;
-    while (descend(s, local)) {
-    }
     code = uint32_t(s);
+    while (descend(code, local)) {
+    }
     return true;
 }
 
@@ -777,16 +777,15 @@ void PairsReader::read_codes(BatchRead* reads, int n) {
         if (x->ok) x->start_bit = x->reader->checkpoint_bit(x->block, x->local);
     for (BatchRead* x = reads; x < reads + n; ++x) {
         if (!x->ok) continue;
-        x->symbol = x->reader->symbol_in_block(x->block, x->local, x->start_bit);
-        x->ok = x->symbol >= 0;
+        const int s = x->reader->symbol_in_block(x->block, x->local, x->start_bit);
+        x->ok = s >= 0;
+        x->code = uint32_t(s);
     }
     for (bool stepped = true; stepped;) {
         stepped = false;
         for (BatchRead* x = reads; x < reads + n; ++x)
-            if (x->ok && x->reader->descend(x->symbol, x->local)) stepped = true;
+            if (x->ok && x->reader->descend(x->code, x->local)) stepped = true;
     }
-    for (BatchRead* x = reads; x < reads + n; ++x)
-        if (x->ok) x->code = uint32_t(x->symbol);
 }
 
 namespace {

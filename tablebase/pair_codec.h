@@ -85,7 +85,8 @@ public:
     bool code_at(uint64_t i, uint32_t& code) const;
 
     // One read of a batch: the reader and position in, the code out (`ok` false if the position
-    // is out of range or its block corrupt). The rest is where the read has got to.
+    // is out of range or its block corrupt). Until the read is done, `code` is the symbol it has
+    // got to and the rest where.
     struct BatchRead {
         const PairsReader* reader = nullptr;
         uint64_t position = 0;
@@ -93,13 +94,13 @@ public:
         bool ok = false;
         uint64_t block = 0, local = 0;
         uint32_t start_bit = 0;
-        int symbol = 0;
     };
     // The codes of several positions, of one section or of several, read in lockstep: every
     // read's index entry, then every read's block, checkpoint, walk, and a step of every descent
     // at a time. The reads' cache misses then overlap instead of following one another, which
     // a probe reading one code after another never achieved, prefetches included (FORMAT.md,
-    // "Reads in lockstep"). The prober reads a position's moves this way.
+    // "Reads in lockstep, and both sides of the 3-4-piece tables"). The prober reads a
+    // position's moves this way.
     static void read_codes(BatchRead* reads, int n);
     // Records, every CHECKPOINT_BITS bits into each block, where a code starts and how many
     // positions come before it, so that code_at walks from the last of them before its position
@@ -146,8 +147,8 @@ private:
     // block, whose walk could otherwise read past the payload).
     int symbol_in_block(uint64_t b, uint64_t& local, uint32_t start_bit) const;
     // One step down the pair tree; false once `s` is a code (a terminal or a run's code).
-    bool descend(int& s, uint64_t& local) const {
-        if (uint32_t(s) < h_.num_terminals) return false;
+    bool descend(uint32_t& s, uint64_t& local) const {
+        if (s < h_.num_terminals) return false;
         const Rule& r = rules_[s];
         if (local < r.left_length) {
             s = r.left;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <limits>
 #include <map>
@@ -460,7 +461,7 @@ void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCan
     int n = 0;
     for (int i = 0; i < count; ++i)
         if (start_bound(b, us, draw_safe, c[i], pending[n], reads[n])) ++n;
-    extra_count = std::min(extra_count, MAX_EXTRA);
+    assert(extra_count <= MAX_EXTRA);
     std::copy(extra, extra + extra_count, reads + n);
     PairsReader::read_codes(reads, n + extra_count);
     std::copy(reads + n, reads + n + extra_count, extra);
@@ -553,36 +554,27 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             const Section& ws = wdl_file->sections()[e->section_no[int(Metric::WDL)][stm]];
             if (ws.pairs) w = &ws;
         }
-        PairsReader::BatchRead own[2];
-        int own_count = 0;
-        if (m.pairs) {
-            own[own_count].reader = &*m.pairs;
-            own[own_count++].position = stored;
-        }
-        if (w) {
-            own[own_count].reader = &*w->pairs;
-            own[own_count++].position = w->order.to_storage(idx);
-        }
-        bound_moves(b, stm, true, leaving, count, own, own_count);
-        if (m.pairs) {
+        PairsReader::BatchRead own[2];  // in pair blocks: the DTM code, then the WDL code
+        PairsReader::BatchRead* const own_dtm = m.pairs ? &own[0] : nullptr;
+        PairsReader::BatchRead* const own_wdl = w ? &own[own_dtm ? 1 : 0] : nullptr;
+        if (own_dtm) *own_dtm = {&*m.pairs, stored};
+        if (own_wdl) *own_wdl = {&*w->pairs, w->order.to_storage(idx)};
+        bound_moves(b, stm, true, leaving, count, own, int(bool(own_dtm)) + int(bool(own_wdl)));
+        if (own_dtm) {
             uint16_t symbol;
-            if (!own[0].ok) report_corrupt_pairs(*e, *f);
-            if (!own[0].ok || !m.symbol(0, own[0].code, symbol)) return false;
-            dtm_code = own[0].code;
+            if (!own_dtm->ok) report_corrupt_pairs(*e, *f);
+            if (!own_dtm->ok || !m.symbol(0, own_dtm->code, symbol)) return false;
+            dtm_code = own_dtm->code;
             dtm = symbol;
         } else if (!read(Metric::DTM, 0, dtm_code, dtm)) {
             return false;
         }
         bool maybe_draw = false;
         if (need_wdl) {
-            std::optional<int> stored_w;
-            if (!w) {
-                stored_w = stored_wdl(*e, idx, stm);
-            } else if (own[own_count - 1].ok) {
-                stored_w = wdl_of_code(*w, own[own_count - 1].code);
-            } else {
-                report_corrupt_pairs(*e, *wdl_file);
-            }
+            if (own_wdl && !own_wdl->ok) report_corrupt_pairs(*e, *wdl_file);
+            const std::optional<int> stored_w = !own_wdl   ? stored_wdl(*e, idx, stm)
+                                                : own_wdl->ok ? wdl_of_code(*w, own_wdl->code)
+                                                              : std::nullopt;
             if (!stored_w) return false;
             maybe_draw = *stored_w == 0;
         }

@@ -150,7 +150,7 @@ private:
     // stored win count as a draw, a bound that holds for draws too); else, where the file leaves
     // that side out, by its WDL (a draw is then exact). Without a table the bound is unlimited;
     // the exact probe then fails. The codes are read in one batch (PairsReader::read_codes),
-    // together with the caller's `extra` reads.
+    // together with the caller's `extra` reads (at most 2).
     void bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCandidate* c, int count,
                      PairsReader::BatchRead* extra = nullptr, int extra_count = 0) const;
     // bound_moves' first step for one move: sets the bound where it needs no code read from pair

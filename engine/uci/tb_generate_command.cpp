@@ -51,31 +51,29 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             }
             return &args[++i];
         };
+        // The option's number, from lo to hi, into `target`; false (with a message) if it is
+        // missing or out of range.
+        auto number = [&](int lo, int hi, int& target) {
+            const std::string* v = value("a number");
+            if (!v) return false;
+            target = std::atoi(v->c_str());
+            if (target >= lo && target <= hi) return true;
+            std::cerr << "tb " << verb << ": " << a << " must be " << lo << " to " << hi << ", not '" << *v << "'\n";
+            return false;
+        };
         if (a == "--dir") {
             const std::string* v = value("a folder");
             if (!v) return false;
             out.dir = *v;
         } else if (a == "--threads") {
-            const std::string* v = value("a number");
-            if (!v) return false;
-            out.threads = std::atoi(v->c_str());
-            if (out.threads < 1 || out.threads > 256) {
-                std::cerr << "tb " << verb << ": --threads must be 1 to 256, not '" << *v << "'\n";
-                return false;
-            }
+            if (!number(1, 256, out.threads)) return false;
         } else if (a == "--wdl-only" && (std::string(verb) == "verify" || std::string(verb) == "recompress" ||
                                          std::string(verb) == "rewrite")) {
             out.wdl_only = true;
         } else if (a == "--one-side" && std::string(verb) == "rewrite") {
             out.one_side = true;
         } else if (a == "--one-side-pieces" && std::string(verb) == "rewrite") {
-            const std::string* v = value("a number");
-            if (!v) return false;
-            out.one_side_pieces = std::atoi(v->c_str());
-            if (out.one_side_pieces < 3 || out.one_side_pieces > 5) {
-                std::cerr << "tb " << verb << ": --one-side-pieces must be 3 to 5, not '" << *v << "'\n";
-                return false;
-            }
+            if (!number(3, 5, out.one_side_pieces)) return false;
         } else if (a == "--resolve-dtm" && std::string(verb) == "rewrite") {
             out.resolve_dtm = true;
         } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
@@ -83,13 +81,7 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
         } else if (a == "--force" && std::string(verb) == "rewrite") {
             out.force = true;
         } else if (a == "--jobs" && std::string(verb) == "rewrite") {
-            const std::string* v = value("a number");
-            if (!v) return false;
-            out.jobs = std::atoi(v->c_str());
-            if (out.jobs < 1 || out.jobs > 16) {
-                std::cerr << "tb " << verb << ": --jobs must be 1 to 16, not '" << *v << "'\n";
-                return false;
-            }
+            if (!number(1, 16, out.jobs)) return false;
         } else if (a == "--all") {
             if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0]))) {
                 out.all = std::atoi(args[++i].c_str());

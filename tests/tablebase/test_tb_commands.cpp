@@ -278,7 +278,9 @@ TEST_CASE("tb rewrite --one-side stores one side's DTM and DTZ and probes as bef
     r = run_pythia("tb info --dir " + dir.string() + " KRvK");
     CHECK(r.out.find("DTM b pairs [") != std::string::npos);
     CHECK(r.out.find("recovered") == std::string::npos);
-    CHECK(run_pythia("tb rewrite --one-side --one-side-pieces 6 --dir " + dir.string() + " KRvK").status == 2);
+    r = run_pythia("tb rewrite --one-side --one-side-pieces 6 --dir " + dir.string() + " KRvK");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--one-side-pieces must be 3 to 5, not '6'") != std::string::npos);
     r = run_pythia("tb rewrite --one-side --one-side-pieces 3 --dir " + dir.string() + " KRvK");
     CHECK(r.status == 0);
     CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
