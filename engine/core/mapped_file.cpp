@@ -26,6 +26,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
         close();
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
+        mapped_ = std::exchange(other.mapped_, false);
     }
     return *this;
 }
@@ -49,16 +50,31 @@ bool MappedFile::open(const std::string& path, std::string* error, Access access
     if (p == MAP_FAILED) return fail(error, std::string("cannot map into memory: ") + std::strerror(e));
     data_ = static_cast<const uint8_t*>(p);
     size_ = size_t(st.st_size);
+    mapped_ = true;
     if (access == Access::RANDOM) advise(access);
     return true;
 }
 
+void MappedFile::copy_into(uint8_t* memory) {
+    if (!mapped_) {
+        std::memcpy(memory, data_, size_);
+        data_ = memory;
+        return;
+    }
+    advise(Access::SEQUENTIAL);  // read ahead from disk while copying
+    std::memcpy(memory, data_, size_);
+    munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = memory;
+    mapped_ = false;
+}
+
 void MappedFile::advise(Access access) const {
-    if (data_) madvise(const_cast<uint8_t*>(data_), size_, access == Access::RANDOM ? MADV_RANDOM : MADV_SEQUENTIAL);
+    if (mapped_) madvise(const_cast<uint8_t*>(data_), size_, access == Access::RANDOM ? MADV_RANDOM : MADV_SEQUENTIAL);
 }
 
 double MappedFile::resident_fraction() const {
     if (!data_) return 0;
+    if (!mapped_) return 1;
     const size_t page = size_t(sysconf(_SC_PAGESIZE));
     const size_t pages = (size_ + page - 1) / page;
     std::vector<unsigned char> resident(pages);
@@ -69,9 +85,10 @@ double MappedFile::resident_fraction() const {
 }
 
 void MappedFile::close() {
-    if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+    if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
     data_ = nullptr;
     size_ = 0;
+    mapped_ = false;
 }
 
 }  // namespace pythia

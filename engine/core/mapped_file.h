@@ -29,19 +29,28 @@ public:
     bool open(const std::string& path, std::string* error = nullptr, Access access = Access::SEQUENTIAL);
     void close();
 
+    // Copies the file's bytes to `memory` (room for size() bytes, owned by the caller, which
+    // keeps it alive as long as this object) and reads them there from now on: the mapping is
+    // released and the bytes no longer follow the file. For memory in huge pages
+    // (HugePageArena), which a mapping of the page cache does not get.
+    void copy_into(uint8_t* memory);
+    bool is_copy() const { return data_ && !mapped_; }
+
     bool is_open() const { return data_ != nullptr; }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
-    // The part of the file that is in memory (the page cache) now, 0 to 1 (mincore).
+    // The part of the file that is in memory (the page cache) now, 0 to 1 (mincore); 1 for a copy.
     double resident_fraction() const;
     // Changes how the mapping will be read. A RANDOM mapping reads one page from disk per
     // fault: a caller about to read the whole file once (a checksum) switches to SEQUENTIAL
     // for that, which reads a 257 MB table from disk 10 times faster here, and back after.
+    // Nothing for a copy.
     void advise(Access access) const;
 
 private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
+    bool mapped_ = false;  // data_ is this object's mapping (else a copy in the caller's memory)
 };
 
 }  // namespace pythia
