@@ -535,7 +535,8 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
 }
 
 std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size, uint64_t positions,
-                                              uint32_t num_terminals, std::string* why, pairs::Layout layout) {
+                                              uint32_t num_terminals, std::string* why, pairs::Layout layout,
+                                              HugePageArena* arena) {
     using pairs::blocks_offset;
     using pairs::payload_bytes;
     auto fail = [&](const char* what) -> std::optional<PairsReader> {
@@ -543,7 +544,7 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
         return std::nullopt;
     };
     if (size < sizeof(Header)) return fail("pair section shorter than its header");
-    PairsReader r;
+    PairsReader r(arena);
     Header& h = r.h_;
     h = read_at<Header>(data);
     if (h.num_terminals != num_terminals || h.num_terminals == 0 || h.num_symbols < h.num_terminals ||

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/huge_page_arena.h"
+
 namespace pythia::tb {
 
 namespace pairs {
@@ -76,10 +78,13 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
 class PairsReader {
 public:
     // Checks every table of the payload at `data` (`size` bytes); nullopt with `why` set if
-    // anything is inconsistent. After this, reading never leaves [data, data + size).
+    // anything is inconsistent. After this, reading never leaves [data, data + size). The
+    // reader's own tables (index, rules, codes) are built in `arena` if given (it must outlive
+    // the reader): a probe reads them at random places too.
     static std::optional<PairsReader> parse(const uint8_t* data, uint64_t size, uint64_t positions,
                                             uint32_t num_terminals, std::string* why,
-                                            pairs::Layout layout = pairs::Layout::VERSION_9);
+                                            pairs::Layout layout = pairs::Layout::VERSION_9,
+                                            HugePageArena* arena = nullptr);
 
     // The code of position `i`; false if the block turns out corrupt.
     bool code_at(uint64_t i, uint32_t& code) const;
@@ -160,12 +165,18 @@ private:
     }
 
     pairs::Header h_{};
-    std::vector<Rule> rules_;       // by symbol (a terminal's is unused)
-    std::vector<uint16_t> length_;  // positions - 1 per symbol
+    template <typename T>
+    using Table = std::vector<T, ArenaAllocator<T>>;
+    explicit PairsReader(HugePageArena* arena)
+        : rules_(ArenaAllocator<Rule>(arena)), length_(ArenaAllocator<uint16_t>(arena)),
+          coded_(ArenaAllocator<uint32_t>(arena)), index_(ArenaAllocator<IndexEntry>(arena)) {}
+
+    Table<Rule> rules_;       // by symbol (a terminal's is unused)
+    Table<uint16_t> length_;  // positions - 1 per symbol
     // The coded symbols by rank (code length, then symbol): the symbol (a run's code for a
     // run) with its positions - 1 in the high 16 bits. One load per code a walk passes: two
     // arrays of u16, so that a walk reads only lengths, probed no faster.
-    std::vector<uint32_t> coded_;
+    Table<uint32_t> coded_;
     // Canonical Huffman decoding without a lookup table: a code's length is one more than the
     // number of lengths whose codes all sort below it (24 compares the compiler vectorizes),
     // so the next code's position never waits for a load and the loads of consecutive codes
@@ -180,7 +191,7 @@ private:
     struct IndexEntry {
         uint32_t block, offset;
     };
-    std::vector<IndexEntry> index_;
+    Table<IndexEntry> index_;
     static constexpr uint32_t CHECKPOINT_BITS = 512;
     // A cache that build_checkpoints fills and then publishes through `ready` (release; code_at
     // acquires): mutable, as the reader is shared read-only.

@@ -40,10 +40,14 @@ bool valid_distance_symbol(uint16_t v) { return v == VALUE_UNKNOWN || is_final(v
 
 std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, const TableIndex& expected,
                                            FileKind kind, std::string* error, bool verify_payload,
-                                           const std::atomic<bool>* cancel) {
+                                           const std::atomic<bool>* cancel, HugePageArena* copy_to) {
     std::unique_ptr<TableFile> f(new TableFile());
     f->path_ = path;
     if (!f->file_.open(path.string(), error, MappedFile::Access::RANDOM)) return nullptr;
+    if (copy_to) {
+        if (uint8_t* memory = copy_to->allocate(f->file_.size())) f->file_.copy_into(memory);
+        f->arena_ = copy_to;
+    }
     if (!f->validate(expected, kind, verify_payload, cancel, error)) return nullptr;
     f->uid_ = next_uid.fetch_add(1);
     return f;
@@ -158,7 +162,7 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         const std::string what = "corrupt section " + std::to_string(i) + " (";
         std::string why;
         s.pairs = PairsReader::parse(file_.data() + s.h.offsets_offset, s.h.compressed_bytes, header_.positions,
-                                     s.h.num_symbols, &why, pairs_layout(header_.version));
+                                     s.h.num_symbols, &why, pairs_layout(header_.version), arena_);
         if (!s.pairs) return fail(error, what + why + ")");
         if (s.pairs->header().num_blocks != s.h.num_blocks) return fail(error, what + "block count)");
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tablebase/file_format.h"
+#include "engine/core/huge_page_arena.h"
 #include "engine/core/mapped_file.h"
 #include "tablebase/material.h"
 #include "tablebase/pair_codec.h"
@@ -73,9 +74,12 @@ public:
     // `verify_payload` false the payload checksum is skipped (the header's is always checked).
     // On failure returns nullptr and sets `error` to the problem (without the path). The
     // payload is checksummed in pieces; once `cancel` is set the open gives up ("cancelled").
+    // With `copy_to`, the file is read into memory from there (which must outlive the
+    // TableFile) before it is validated, and probes read the copy; if that memory is refused,
+    // the file stays mapped. The pair sections' readers build their tables there too.
     static std::unique_ptr<TableFile> open(const std::filesystem::path& path, const TableIndex& expected, FileKind kind,
                                            std::string* error, bool verify_payload = true,
-                                           const std::atomic<bool>* cancel = nullptr);
+                                           const std::atomic<bool>* cancel = nullptr, HugePageArena* copy_to = nullptr);
 
     const std::filesystem::path& path() const { return path_; }
     const Material& material() const { return material_; }
@@ -84,6 +88,7 @@ public:
     uint64_t write_id() const { return header_.write_id; }
     uint32_t version() const { return header_.version; }
     size_t file_size() const { return file_.size(); }
+    bool in_memory() const { return file_.is_copy(); }  // read from a copy (open's `copy_to`)
     // Unique among the files opened by this process (keys of the decoded-block caches).
     uint64_t uid() const { return uid_; }
 
@@ -120,6 +125,7 @@ private:
 
     std::filesystem::path path_;
     MappedFile file_;
+    HugePageArena* arena_ = nullptr;  // open's `copy_to`: the pair readers' tables go there too
     FileHeader header_{};
     Material material_;
     std::vector<Section> sections_;

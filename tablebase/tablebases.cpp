@@ -86,11 +86,13 @@ struct Tablebases::Entry {
     mutable std::unique_ptr<TableIndex> index;  // set before the first state becomes OPEN
     mutable std::unique_ptr<TableFile> files[2];
     mutable int section_no[3][2] = {};  // [metric][side] -> the section's number in its file
-    mutable std::vector<uint8_t> resident_wdl[2];  // decoded WDL codes by side, in stored order; empty: read blocks
+    // Decoded WDL codes by side, in stored order; empty: read blocks. In the WDL files' arena
+    // (huge pages) when there is one.
+    mutable std::vector<uint8_t, ArenaAllocator<uint8_t>> resident_wdl[2];
     mutable std::atomic<bool> reported_corrupt_block{false};
 
     // Decodes small WDL sections whole (see RESIDENT_WDL_BYTES). False if a block is corrupt.
-    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget, uint64_t limit) const {
+    bool make_resident(const TableFile& f, std::atomic<uint64_t>& budget, uint64_t limit, HugePageArena* arena) const {
         for (const Section& s : f.sections()) {
             const uint64_t bytes = (f.positions() * s.bits() + 7) / 8;
             if (s.bits() == 0 || bytes > RESIDENT_WDL_BYTES) continue;
@@ -98,8 +100,9 @@ struct Tablebases::Entry {
                 budget.fetch_sub(bytes);
                 continue;
             }
-            std::vector<uint8_t>& out = resident_wdl[s.side()];
-            out.assign(bytes + 1, 0);  // one spare byte: a 16-bit read never passes the end
+            auto& out = resident_wdl[s.side()];
+            // One spare byte: a 16-bit read never passes the end.
+            out = std::vector<uint8_t, ArenaAllocator<uint8_t>>(bytes + 1, 0, ArenaAllocator<uint8_t>(arena));
             if (!f.decode_section(s, out.data())) {
                 resident_wdl[0].clear();
                 resident_wdl[1].clear();
@@ -126,8 +129,9 @@ struct Tablebases::Entry {
         }
         if (!index) index = std::make_unique<TableIndex>(material);
         std::string error;
+        HugePageArena* copy_to = kind == KIND_WDL && owner.wdl_in_memory_ ? owner.wdl_memory_.get() : nullptr;
         auto f = TableFile::open(paths[kind], *index, kind == KIND_WDL ? FileKind::WDL : FileKind::DISTANCE, &error,
-                                 true, cancel);
+                                 true, cancel, copy_to);
         if (!f && cancel && cancel->load()) return nullptr;
         if (!f) {
             owner.refuse(paths[kind].string(), error);
@@ -147,7 +151,7 @@ struct Tablebases::Entry {
             state[kind].store(FAILED, std::memory_order_release);
             return nullptr;
         }
-        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_, owner.resident_budget_)) {
+        if (kind == KIND_WDL && !make_resident(*f, owner.resident_bytes_, owner.resident_budget_, copy_to)) {
             owner.refuse(paths[kind].string(), "corrupt block");
             state[kind].store(FAILED, std::memory_order_release);
             return nullptr;
@@ -216,6 +220,7 @@ std::vector<std::string> Tablebases::refused_files() const {
 std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
     opener_.stop();  // its tasks hold entries
     entries_.clear();
+    wdl_memory_ = std::make_unique<HugePageArena>();  // after the files that read the old one
     slots_.clear();
     max_pieces_ = 0;
     resident_bytes_ = 0;

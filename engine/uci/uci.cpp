@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
@@ -115,6 +117,8 @@ void UciEngine::prepare_tablebases() {
     if (!tablebases_prepared_) {
         tablebases_.open_wdl_files();
         tablebases_prepared_ = true;
+        if (const uint64_t bytes = tablebases_.wdl_memory_bytes())
+            spdlog::info("tablebases: WDL files open, copied into {:.1f} MiB of memory", double(bytes) / (1 << 20));
     }
     report_refused_tables();
 }

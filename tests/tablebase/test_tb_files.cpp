@@ -152,13 +152,24 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
                                                  : std::vector<const char*>{"KQvK", "KRvK", "KPvK", "KQvKR", "KBNvK"};
     const TableSet generated = generate_and_write(names, dir);
     // Small WDL sections decoded into memory at open (the default), and every WDL probe read
-    // from the file's PAIRS blocks, as for the large tables.
-    for (const bool resident : {true, false}) {
-        INFO((resident ? "WDL decoded at open" : "WDL read from the blocks"));
+    // from the file's PAIRS blocks, as for the large tables: from the files' copies in memory
+    // (the default) or where they are mapped.
+    for (const int mode : {0, 1, 2}) {
+        const bool resident = mode == 0, copied = mode < 2;
+        INFO((resident ? "WDL decoded at open" : copied ? "WDL read from the blocks" : "WDL read from the mapped files"));
         Tablebases tbs;
         if (!resident) tbs.set_resident_wdl_budget(0);
+        if (!copied) tbs.copy_wdl_files_to_memory(false);
         tbs.set_paths(dir.string());
         REQUIRE(tbs.max_pieces() == 4);
+        tbs.open_wdl_files();
+        // The copies hold at least the files' bytes.
+        uint64_t wdl_bytes = 0;
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.path().extension() == WDL_EXTENSION) wdl_bytes += entry.file_size();
+        REQUIRE(wdl_bytes > 0);
+        if (copied) CHECK(tbs.wdl_memory_bytes() >= wdl_bytes);
+        else CHECK(tbs.wdl_memory_bytes() == 0);
         std::mt19937_64 rng(42);
         for (const char* name : names) {
             INFO(name);
