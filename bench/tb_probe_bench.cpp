@@ -3,7 +3,7 @@
 //
 //   build/release/bench/tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R]
 //                                      [--min-pieces J] [--max-pieces K] [--seed X]
-//                                      [--tables M1,M2,...] [--values FILE]
+//                                      [--tables M1,M2,...] [--values FILE] [--mapped-wdl]
 //
 // Positions: N random legal positions (no castling, no en passant), spread evenly over the
 // tables found in D with J to K pieces (or over the tables named by --tables, which D must hold:
@@ -13,6 +13,9 @@
 // the runs. The position itself is in cache, as in a search. "cold" probes go through the
 // positions once in a fresh order with the decoded-block cache holding other positions; "warm"
 // probes repeat a position just probed (the search's common case).
+//
+// WDL files are read from their copies in huge pages, as in the engine; --mapped-wdl reads them
+// where they are mapped instead (Tablebases::copy_wdl_files_to_memory).
 //
 // --values FILE writes each position's FEN with its DTM probed alone and its WDL, DTZ and DTM
 // probed together to FILE instead of timing: two builds' files compare their probers on the
@@ -55,7 +58,20 @@ struct Options {
     uint64_t seed = 1;
     std::vector<Material> only;  // --tables: positions of these tables only
     std::string values;          // --values: write the probed values there, time nothing
+    bool mapped_wdl = false;     // --mapped-wdl
 };
+
+// The process's anonymous memory in transparent huge pages, in bytes (0 if unknown).
+uint64_t anonymous_huge_page_bytes() {
+    FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) break;
+    std::fclose(f);
+    return uint64_t(kb) << 10;
+}
 
 // A random legal position of material m (no castling, no en passant), either side to move.
 bool random_position(const Material& m, std::mt19937_64& rng, Position& pos) {
@@ -117,8 +133,15 @@ double median_of(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i], v = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        std::string a = argv[i];
+        if (a == "--mapped-wdl") {  // a flag: no value follows
+            o.mapped_wdl = true;
+            --i;
+            continue;
+        }
+        const std::string v = i + 1 < argc ? argv[i + 1] : "";
+        if (i + 1 >= argc) a.clear();  // an option without its value: the usage below
         if (a == "--dir") o.dir = v;
         else if (a == "--syzygy") o.syzygy = v;
         else if (a == "--positions") o.positions = std::max(100, std::atoi(v.c_str()));
@@ -140,12 +163,14 @@ int main(int argc, char** argv) {
             }
         } else {
             std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE]\n");
+                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE] "
+                                 "[--mapped-wdl]\n");
             return 2;
         }
     }
     Tablebases tbs;
     tbs.build_checkpoints_at_open(true);  // as the engine's background opening does
+    tbs.copy_wdl_files_to_memory(!o.mapped_wdl);
     for (const std::string& m : tbs.set_paths(o.dir)) std::fprintf(stderr, "%s\n", m.c_str());
     std::vector<Material> tables;
     for (const Material& m : tbs.materials())
@@ -306,6 +331,9 @@ int main(int argc, char** argv) {
                         median_of(dtm_part_p99[part]), (part ? dtm_recovered : dtm_stored).size());
     std::printf("%-34s %8.1f us %8.1f us  (%zu positions)\n", "Pythia rank all root moves", median_of(root_med) / 1000,
                 median_of(root_p99) / 1000, std::min<size_t>(positions.size(), 2000));
+    std::printf("WDL files %s; WDL in memory %.1f MiB, anonymous huge pages %.1f MiB\n",
+                o.mapped_wdl ? "mapped (--mapped-wdl)" : "copied into memory", tbs.wdl_memory_bytes() / 1048576.0,
+                anonymous_huge_page_bytes() / 1048576.0);
     if (!fat_med.empty()) {
         std::printf("%-34s %8.0f ns %8.0f ns\n", "Syzygy WDL through libfathom", median_of(fat_med),
                     median_of(fat_p99));
