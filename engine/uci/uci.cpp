@@ -2,10 +2,9 @@
 
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
-
-#include <spdlog/spdlog.h>
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
@@ -102,6 +101,13 @@ void UciEngine::declare_options() {
     options_.add_spin("TBProbeDepth", 1, 1, 100);
     options_.add_spin("TBProbeLimit", 5, 0, 5);
     options_.add_check("TB50MoveRule", true);
+    // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
+    // with the whole 3-5-piece set (tablebase/FORMAT.md, "WDL files in huge pages"). Off for
+    // many engines on one small machine. The tables are opened again either way.
+    options_.add_check("TBWDLInMemory", true, [this](const Option& o) {
+        tablebases_.copy_wdl_files_to_memory(o.check());
+        load_tablebases(options_.find("TablebasePath")->value, [this](const std::string& line) { info_string(line); });
+    });
 }
 
 void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
@@ -117,8 +123,12 @@ void UciEngine::prepare_tablebases() {
     if (!tablebases_prepared_) {
         tablebases_.open_wdl_files();
         tablebases_prepared_ = true;
-        if (const uint64_t bytes = tablebases_.wdl_memory_bytes())
-            spdlog::info("tablebases: WDL files open, copied into {:.1f} MiB of memory", double(bytes) / (1 << 20));
+        if (const uint64_t bytes = tablebases_.wdl_memory_bytes()) {
+            char text[96];
+            std::snprintf(text, sizeof text, "tablebases: WDL files in memory, %.1f MiB (TBWDLInMemory)",
+                          double(bytes) / (1 << 20));
+            info_string(text);
+        }
     }
     report_refused_tables();
 }

@@ -5,10 +5,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
+#include <string>
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
@@ -454,4 +457,51 @@ TEST_CASE("a corrupt table file is named in an info string once and the engine p
     REQUIRE(e.read_line_starting("readyok", 20000, &lines));
     for (const auto& l : lines) CHECK(l.rfind("info string tablebase file refused", 0) != 0);
     fs::remove_all(dir);
+}
+
+TEST_CASE("TBWDLInMemory: WDL files copied into memory by default, read where mapped when off", "[uci][tablebase]") {
+    REQUIRE_TABLES();
+    EngineProcess e;
+    started(e);
+    // The memory the copies take, from the info string at isready; nullopt without one.
+    auto memory_line = [&]() -> std::optional<double> {
+        e.send("isready");
+        std::vector<std::string> lines;
+        REQUIRE(e.read_line_starting("readyok", 20000, &lines));
+        const std::string prefix = "info string tablebases: WDL files in memory, ";
+        std::optional<double> mib;
+        for (const auto& l : lines)
+            if (l.rfind(prefix, 0) == 0) {
+                CHECK_FALSE(mib);  // once per isready that opens the files
+                mib = std::stod(l.substr(prefix.size()));
+            }
+        return mib;
+    };
+    // A KRK win the tables decide either way.
+    const std::string fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+    Position pos;
+    REQUIRE(pos.set_fen(fen));
+    auto table_decides = [&] {
+        std::vector<std::string> lines;
+        const Move m = pythia_move(e, fen, {}, pos, &lines);
+        CHECK(is_legal(pos, m));
+        return std::any_of(lines.begin(), lines.end(),
+                           [](const std::string& l) { return l.rfind("info string tablebase win", 0) == 0; });
+    };
+
+    const std::optional<double> copied = memory_line();
+    REQUIRE(copied);
+    CHECK(*copied > 0.0);
+    CHECK_FALSE(memory_line());  // the files are open: nothing more to say
+    CHECK(table_decides());
+
+    e.send("setoption name TBWDLInMemory value false");
+    CHECK_FALSE(memory_line());  // opened again, mapped
+    CHECK(table_decides());
+
+    e.send("setoption name TBWDLInMemory value true");
+    const std::optional<double> again = memory_line();
+    REQUIRE(again);
+    CHECK(*again == Approx(*copied));
+    CHECK(table_decides());
 }
