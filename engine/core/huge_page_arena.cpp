@@ -2,6 +2,9 @@
 
 #include <sys/mman.h>
 
+#include <cstring>
+#include <new>
+
 namespace pythia {
 
 namespace {
@@ -29,12 +32,24 @@ uint8_t* map_aligned(size_t bytes) {
 HugePageArena::HugePageArena(size_t chunk_bytes) : chunk_bytes_(round_up(chunk_bytes ? chunk_bytes : 1, HUGE_PAGE)) {}
 
 HugePageArena::~HugePageArena() {
-    for (const Chunk& c : chunks_) munmap(c.base, c.size);
+    for (const Chunk& c : chunks_) {
+        if (ON_HEAP) ::operator delete(c.base, std::align_val_t(64));
+        else munmap(c.base, c.size);
+    }
 }
 
 uint8_t* HugePageArena::allocate(size_t bytes) {
-    bytes = round_up(bytes ? bytes : 1, 64);
+    const size_t asked = bytes ? bytes : 1;
+    bytes = round_up(asked, 64);
     std::lock_guard<std::mutex> lock(mutex_);
+    if (ON_HEAP) {  // exactly what was asked, so that the sanitizer's red zone starts at its end
+        uint8_t* p = static_cast<uint8_t*>(::operator new(asked, std::align_val_t(64), std::nothrow));
+        if (!p) return nullptr;
+        std::memset(p, 0, asked);
+        chunks_.push_back({p, asked, asked});
+        allocated_ += bytes;
+        return p;
+    }
     if (bytes > chunk_bytes_ / 2) {  // a chunk of its own: the open chunk's rest is not lost
         const size_t size = round_up(bytes, HUGE_PAGE);
         uint8_t* base = map_aligned(size);

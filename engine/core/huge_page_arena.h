@@ -17,10 +17,25 @@
 #include <type_traits>
 #include <vector>
 
+// Under AddressSanitizer the arena takes each piece from the heap instead, so that the sanitizer
+// sees a read past a piece's end (it does not watch anonymous mappings).
+#if defined(__SANITIZE_ADDRESS__)
+#define PYTHIA_ARENA_ON_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PYTHIA_ARENA_ON_HEAP 1
+#endif
+#endif
+#ifndef PYTHIA_ARENA_ON_HEAP
+#define PYTHIA_ARENA_ON_HEAP 0
+#endif
+
 namespace pythia {
 
 class HugePageArena {
 public:
+    static constexpr bool ON_HEAP = PYTHIA_ARENA_ON_HEAP;  // a sanitizer build: no chunks
+
     // Chunks of `chunk_bytes` (rounded up to 2 MiB); a larger request gets a chunk of its own.
     explicit HugePageArena(size_t chunk_bytes = size_t(32) << 20);
     ~HugePageArena();
@@ -44,7 +59,7 @@ private:
     const size_t chunk_bytes_;
     mutable std::mutex mutex_;
     static constexpr size_t NONE = ~size_t(0);
-    std::vector<Chunk> chunks_;
+    std::vector<Chunk> chunks_;  // ON_HEAP: one per piece, from the heap
     size_t open_ = NONE;  // the chunk that small requests are taken from
     size_t allocated_ = 0;
 };

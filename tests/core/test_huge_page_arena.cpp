@@ -39,8 +39,11 @@ TEST_CASE("a huge page arena hands out disjoint, aligned, zeroed memory", "[core
     CHECK(arena.bytes_allocated() == 64 + 128 + 64 + 3 * third + CHUNK + 64);
     // The first chunk held the small pieces and two thirds, the third third opened a second;
     // the whole chunk came in a chunk of its own, and the last piece went to the second.
-    CHECK(arena.bytes_reserved() == 3 * CHUNK);
-    CHECK(pieces[7].first == pieces[5].first + third);
+    // (Under AddressSanitizer every piece comes from the heap.)
+    if (!HugePageArena::ON_HEAP) {
+        CHECK(arena.bytes_reserved() == 3 * CHUNK);
+        CHECK(pieces[7].first == pieces[5].first + third);
+    }
 
     std::vector<uint8_t> heap(16);
     CHECK_FALSE(arena.owns(heap.data()));
