@@ -133,15 +133,20 @@ double median_of(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; i += 2) {
-        std::string a = argv[i];
-        if (a == "--mapped-wdl") {  // a flag: no value follows
+    auto usage = [] {
+        std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
+                             "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE] "
+                             "[--mapped-wdl]\n");
+        return 2;
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--mapped-wdl") {  // the one flag: no value follows
             o.mapped_wdl = true;
-            --i;
             continue;
         }
-        const std::string v = i + 1 < argc ? argv[i + 1] : "";
-        if (i + 1 >= argc) a.clear();  // an option without its value: the usage below
+        if (i + 1 == argc) return usage();  // an option without its value
+        const std::string v = argv[++i];
         if (a == "--dir") o.dir = v;
         else if (a == "--syzygy") o.syzygy = v;
         else if (a == "--positions") o.positions = std::max(100, std::atoi(v.c_str()));
@@ -162,10 +167,7 @@ int main(int argc, char** argv) {
                 at = comma + 1;
             }
         } else {
-            std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                                 "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE] "
-                                 "[--mapped-wdl]\n");
-            return 2;
+            return usage();
         }
     }
     Tablebases tbs;

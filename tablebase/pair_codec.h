@@ -164,13 +164,14 @@ private:
         return true;
     }
 
-    pairs::Header h_{};
-    template <typename T>
-    using Table = std::vector<T, ArenaAllocator<T>>;
+    // Its tables in `arena`, or on the heap without one (parse).
     explicit PairsReader(HugePageArena* arena)
         : rules_(ArenaAllocator<Rule>(arena)), length_(ArenaAllocator<uint16_t>(arena)),
           coded_(ArenaAllocator<uint32_t>(arena)), index_(ArenaAllocator<IndexEntry>(arena)) {}
 
+    template <typename T>
+    using Table = std::vector<T, ArenaAllocator<T>>;
+    pairs::Header h_{};
     Table<Rule> rules_;       // by symbol (a terminal's is unused)
     Table<uint16_t> length_;  // positions - 1 per symbol
     // The coded symbols by rank (code length, then symbol): the symbol (a run's code for a

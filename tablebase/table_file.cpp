@@ -44,17 +44,15 @@ std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, co
     std::unique_ptr<TableFile> f(new TableFile());
     f->path_ = path;
     if (!f->file_.open(path.string(), error, MappedFile::Access::RANDOM)) return nullptr;
-    if (copy_to) {
+    if (copy_to)
         if (uint8_t* memory = copy_to->allocate(f->file_.size())) f->file_.copy_into(memory);
-        f->arena_ = copy_to;
-    }
-    if (!f->validate(expected, kind, verify_payload, cancel, error)) return nullptr;
+    if (!f->validate(expected, kind, verify_payload, cancel, copy_to, error)) return nullptr;
     f->uid_ = next_uid.fetch_add(1);
     return f;
 }
 
 bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_payload,
-                         const std::atomic<bool>* cancel, std::string* error) {
+                         const std::atomic<bool>* cancel, HugePageArena* arena, std::string* error) {
     const uint8_t* data = file_.data();
     const uint64_t size = file_.size();
     if (size < sizeof(FileHeader))
@@ -162,7 +160,7 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         const std::string what = "corrupt section " + std::to_string(i) + " (";
         std::string why;
         s.pairs = PairsReader::parse(file_.data() + s.h.offsets_offset, s.h.compressed_bytes, header_.positions,
-                                     s.h.num_symbols, &why, pairs_layout(header_.version), arena_);
+                                     s.h.num_symbols, &why, pairs_layout(header_.version), arena);
         if (!s.pairs) return fail(error, what + why + ")");
         if (s.pairs->header().num_blocks != s.h.num_blocks) return fail(error, what + "block count)");
     }

@@ -88,7 +88,6 @@ public:
     uint64_t write_id() const { return header_.write_id; }
     uint32_t version() const { return header_.version; }
     size_t file_size() const { return file_.size(); }
-    bool in_memory() const { return file_.is_copy(); }  // read from a copy (open's `copy_to`)
     // Unique among the files opened by this process (keys of the decoded-block caches).
     uint64_t uid() const { return uid_; }
 
@@ -118,14 +117,14 @@ public:
 
 private:
     TableFile() = default;
+    // `arena`: where the pair readers build their tables (open's `copy_to`), or the heap.
     bool validate(const TableIndex& expected, FileKind kind, bool verify_payload, const std::atomic<bool>* cancel,
-                  std::string* error);
+                  HugePageArena* arena, std::string* error);
     bool validate_section(const SectionHeader& h, size_t index, const TableIndex& table, std::string* error);
     uint64_t offset(const Section& s, uint64_t i) const;
 
     std::filesystem::path path_;
     MappedFile file_;
-    HugePageArena* arena_ = nullptr;  // open's `copy_to`: the pair readers' tables go there too
     FileHeader header_{};
     Material material_;
     std::vector<Section> sections_;

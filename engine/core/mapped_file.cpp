@@ -56,14 +56,9 @@ bool MappedFile::open(const std::string& path, std::string* error, Access access
 }
 
 void MappedFile::copy_into(uint8_t* memory) {
-    if (!mapped_) {
-        std::memcpy(memory, data_, size_);
-        data_ = memory;
-        return;
-    }
     advise(Access::SEQUENTIAL);  // read ahead from disk while copying
     std::memcpy(memory, data_, size_);
-    munmap(const_cast<uint8_t*>(data_), size_);
+    if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
     data_ = memory;
     mapped_ = false;
 }

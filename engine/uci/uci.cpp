@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -123,12 +122,9 @@ void UciEngine::prepare_tablebases() {
     if (!tablebases_prepared_) {
         tablebases_.open_wdl_files();
         tablebases_prepared_ = true;
-        if (const uint64_t bytes = tablebases_.wdl_memory_bytes()) {
-            char text[96];
-            std::snprintf(text, sizeof text, "tablebases: WDL files in memory, %.1f MiB (TBWDLInMemory)",
-                          double(bytes) / (1 << 20));
-            info_string(text);
-        }
+        if (const uint64_t bytes = tablebases_.wdl_memory_bytes())
+            info_string(fmt::format("tablebases: WDL files in memory, {:.1f} MiB (TBWDLInMemory)",
+                                    double(bytes) / (1 << 20)));
     }
     report_refused_tables();
 }
