@@ -769,6 +769,7 @@ bool PairsReader::code_at(uint64_t i, uint32_t& code) const {
 void PairsReader::read_codes(BatchRead* reads, int n) {
     // Each loop's loads depend on the previous loop's only, not on the other reads'.
     for (BatchRead* x = reads; x < reads + n; ++x) {
+        x->code = 0;
         x->ok = x->position < x->reader->h_.positions;
         if (x->ok) x->reader->find_entry(x->position, x->block, x->local);
     }

@@ -91,14 +91,17 @@ public:
 
     // One read of a batch: the reader and position in, the code out (`ok` false if the position
     // is out of range or its block corrupt). Until the read is done, `code` is the symbol it has
-    // got to and the rest where.
+    // got to and the rest where. No member has an initializer: the prober makes an array of
+    // these for every move a position could have, at every probe that bounds moves, and the
+    // initialisation cost more than the reads. The caller sets `reader` and `position`;
+    // read_codes sets the rest.
     struct BatchRead {
-        const PairsReader* reader = nullptr;
-        uint64_t position = 0;
-        uint32_t code = 0;
-        bool ok = false;
-        uint64_t block = 0, local = 0;
-        uint32_t start_bit = 0;
+        const PairsReader* reader;
+        uint64_t position;
+        uint32_t code;
+        bool ok;
+        uint64_t block, local;
+        uint32_t start_bit;
     };
     // The codes of several positions, of one section or of several, read in lockstep: every
     // read's index entry, then every read's block, checkpoint, walk, and a step of every descent

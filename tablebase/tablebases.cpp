@@ -394,10 +394,15 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     return std::max(*stored, *best);
 }
 
+// The prober makes an array of these for every move a position could have, at every probe that
+// bounds moves: no member has an initializer, which cost more than the bounding (bound_moves
+// sets every member but `move`, which the caller sets).
 struct Tablebases::MoveCandidate {
+    static constexpr int8_t NO_WDL = -3;
     TbMove move;
-    int bound = std::numeric_limits<int>::max();  // value_rank from the mover's view
-    std::optional<int> wdl;                         // the successor's, when the bound came from it
+    int bound;   // value_rank from the mover's view
+    int8_t wdl;  // the successor's, when the bound came from it; else NO_WDL
+    std::optional<int> known_wdl() const { return wdl == NO_WDL ? std::nullopt : std::optional<int>(wdl); }
 };
 
 struct Tablebases::PendingBound {
@@ -426,7 +431,7 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     const int k = pieces_after(b, c.move, after);
     const Color side = ~us;
     c.bound = std::numeric_limits<int>::max();
-    c.wdl.reset();
+    c.wdl = MoveCandidate::NO_WDL;
     if (k == 2) {
         c.bound = 0;
         c.wdl = 0;
@@ -438,10 +443,11 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     const TableFile* f = distance_file(*e);
     if (!f) return false;
     if (f->left_out_side() == at.stm) {
-        c.wdl = wdl_of(after, k, side);
-        if (!c.wdl) return false;
+        const std::optional<int> wdl = wdl_of(after, k, side);
+        if (!wdl) return false;
+        c.wdl = int8_t(*wdl);
         // The mover's best against a loss is mate at once; against a win the longest loss.
-        c.bound = *c.wdl < 0 ? value_rank(win_in(1)) : *c.wdl > 0 ? value_rank(loss_in(MAX_DISTANCE)) : 0;
+        c.bound = *wdl < 0 ? value_rank(win_in(1)) : *wdl > 0 ? value_rank(loss_in(MAX_DISTANCE)) : 0;
         return false;
     }
     const int no = e->section_no[int(Metric::DTM)][at.stm];
@@ -490,7 +496,7 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         Value sdtm;
-        if (!distances_of(after, k, ~us, sdtm, nullptr, c[i].wdl)) return false;
+        if (!distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl())) return false;
         if (m.double_step) {  // the reply may capture en passant
             int unused_wdl = 0;
             improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, unused_wdl, lookup);
@@ -562,8 +568,14 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         PairsReader::BatchRead own[2];  // in pair blocks: the DTM code, then the WDL code
         PairsReader::BatchRead* const own_dtm = m.pairs ? &own[0] : nullptr;
         PairsReader::BatchRead* const own_wdl = w ? &own[own_dtm ? 1 : 0] : nullptr;
-        if (own_dtm) *own_dtm = {&*m.pairs, stored};
-        if (own_wdl) *own_wdl = {&*w->pairs, w->order.to_storage(idx)};
+        if (own_dtm) {
+            own_dtm->reader = &*m.pairs;
+            own_dtm->position = stored;
+        }
+        if (own_wdl) {
+            own_wdl->reader = &*w->pairs;
+            own_wdl->position = w->order.to_storage(idx);
+        }
         bound_moves(b, stm, true, leaving, count, own, int(bool(own_dtm)) + int(bool(own_wdl)));
         if (own_dtm) {
             uint16_t symbol;
