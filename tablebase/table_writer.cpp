@@ -270,7 +270,7 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
 // DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
 // where draws need nothing stored, through the DTM's whole code), judged on a sample.
 EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, const StorageOrder& order, int threads,
-                          Codec codec) {
+                          Codec codec, std::optional<Context> only) {
     const uint64_t n = t.index.size();
     const auto& dtz = t.dtz[c];
     const auto& dtmv = t.dtm[c];
@@ -315,6 +315,10 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     // Every option is ranked and packed once; only the best one is compressed whole. The options
     // are compared by LZ4 on a sample even when the pair codec compresses the section: Re-Pair
     // on every option of a whole stream would triple the writer's work.
+    // `only` (tests) keeps its option alone, where the section can have it.
+    if (only && std::any_of(options.begin(), options.end(), [&](const Option& o) { return o.context == *only; }))
+        options.erase(std::remove_if(options.begin(), options.end(), [&](const Option& o) { return o.context != *only; }),
+                      options.end());
     size_t best = 0;
     EncodedSection s;
     double best_bytes = 0;
@@ -631,7 +635,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     }
     for (size_t k = 0, sides = dist.size(); k < sides; ++k) {
         const Color c = Color(dist[k].header.side);
-        dist.push_back(encode_dtz(t, c, dist[k], order[c], threads, info.distance_codec));
+        dist.push_back(encode_dtz(t, c, dist[k], order[c], threads, info.distance_codec, info.dtz_context));
     }
     spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());

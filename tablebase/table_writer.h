@@ -58,6 +58,9 @@ struct GenerationInfo {
     bool worst_case_free_draws = false;
     // For tests: the pair codec's block sizes to try for DTM (empty: the writer's own choice).
     std::vector<uint32_t> dtm_pair_block_bytes;
+    // For tests: the DTZ sections' context (nullopt: the one that compresses best), so that the
+    // reader's way through each can be checked.
+    std::optional<Context> dtz_context;
     const std::array<PositionBits, COLOR_NB>* stored_wdl_draws = nullptr;
     // Also leave low in WDL the positions whose value a quiet promotion to a queen achieves
     // (format version 7, FLAG_PROMOTIONS_RESOLVED), in each section of a table with pawns where

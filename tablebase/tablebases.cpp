@@ -530,8 +530,12 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     }
     pieces = at.pieces;
     stm = at.stm;
-    if (f->left_out_side() == stm)
+    if (f->left_out_side() == stm) {
+        // DTZ from the successors' stored DTZ where it can be read without their DTM, and DTM by
+        // branch and bound; else every successor probed whole.
+        if (dtz && wdl && dtz_from_moves(*e, *f, pieces, n, stm, *wdl, *dtz)) return dtm_from_moves(pieces, n, stm, dtm);
         return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm);
+    }
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
     const uint64_t stored = f->sections()[e->section_no[int(Metric::DTM)][stm]].order.to_storage(idx);
@@ -622,20 +626,117 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
     b.set(pieces, n);
     // Without DTZ asked for, the successors' DTZ is not read: the DTM does not depend on it.
     bool failed = false;
-    auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
+    // A zeroing move's DTZ depends on its successor's WDL alone (values_from_moves reads only
+    // wdl_of_dtz of that DTZ): the successor's DTZ is not probed, only its WDL, and where its
+    // side is left out too, its DTM is then found by branch and bound.
+    auto zeroing_successor = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
+        const std::optional<int> wdl = wdl_of(after, k, side);
+        if (!wdl) return false;
+        sdtz = dtz_with_wdl(*wdl);
+        return distances_of(after, k, side, sdtm, nullptr, wdl);
+    };
+    auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {  // en passant
         sdtz = VALUE_UNKNOWN;
-        if (!distances_of(after, k, side, sdtm, dtz ? &sdtz : nullptr)) failed = true;
+        if (dtz ? !zeroing_successor(after, k, side, sdtm, sdtz) : !distances_of(after, k, side, sdtm, nullptr))
+            failed = true;
     };
     auto prepare = [](const TbMove&) { return uint64_t(0); };
     auto successor = [&](const TbMove& m, uint64_t, Value& sdtm, Value& sdtz) {
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         sdtz = VALUE_UNKNOWN;
+        if (dtz && m.zeroing(b)) return zeroing_successor(after, k, ~stm, sdtm, sdtz);
         return distances_of(after, k, ~stm, sdtm, dtz ? &sdtz : nullptr);
     };
     Value best_dtz;
     if (!values_from_moves(b, stm, prepare, successor, lookup, dtm, best_dtz) || failed) return false;
     if (dtz) *dtz = best_dtz;
+    return true;
+}
+
+bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceOn* pieces, int n, Color stm, int wdl,
+                                Value& dtz) const {
+    const Color them = ~stm;
+    const Section& z = f.sections()[e.section_no[int(Metric::DTZ)][them]];
+    if (z.h.context == uint8_t(Context::DTM_CODE)) return false;
+    TbBoard b;
+    b.set(pieces, n);
+    TbMove moves[MAX_TB_MOVES];
+    int count = 0;
+    for_each_legal_move(b, stm, [&](const TbMove& m) { moves[count++] = m; });
+    if (count == 0) {
+        dtz = b.in_check(stm) ? loss_in(0) : VALUE_UNKNOWN;
+        return true;
+    }
+    bool failed = false;
+    // A successor's five-valued WDL, with its en passant replies after a double step.
+    auto successor_wdl = [&](const TbMove& m, const PieceOn* after, int k) {
+        std::optional<int> w = wdl_of(after, k, them);
+        if (!w) {
+            failed = true;
+            return 0;
+        }
+        int v = *w;
+        if (m.double_step) {
+            Value unused_dtm = VALUE_UNKNOWN;
+            improve_with_en_passant(after, k, them, Square((m.from + m.to) / 2), m.to, unused_dtm, v,
+                                    [&](const PieceOn* next, int k2, Color side, Value& sdtm, Value& sdtz) {
+                                        sdtm = VALUE_UNKNOWN;
+                                        const std::optional<int> w2 = wdl_of(next, k2, side);
+                                        if (!w2) failed = true;
+                                        sdtz = dtz_with_wdl(w2.value_or(0));
+                                    });
+        }
+        return v;
+    };
+    Value best = VALUE_UNKNOWN;
+    bool have_best = false;
+    auto consider = [&](Value v) {
+        if (!have_best || value_rank(v) > value_rank(best)) best = v;
+        have_best = true;
+    };
+    // Quiet moves stay in this table, on the side it stores: their DTZ is read, in one batch. A
+    // draw's DTZ may be anything (version 10) and a lost position's successors are all won, so
+    // only a won position asks its quiet successors' WDL, to read the lost ones alone.
+    PairsReader::BatchRead reads[MAX_TB_MOVES];
+    uint32_t contexts[MAX_TB_MOVES];
+    int pending = 0;
+    for (int i = 0; i < count && !failed; ++i) {
+        const TbMove& m = moves[i];
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        if (m.zeroing(b)) {
+            consider(dtz_of_zeroing_move(successor_wdl(m, after, k)));
+            continue;
+        }
+        uint32_t ctx = 2;  // the successor wins (DTM_SIGN)
+        if (wdl > 0) {
+            const int w = successor_wdl(m, after, k);
+            if (w >= 0) continue;  // not a winning move: never the best of a won position
+            ctx = 0;
+        }
+        if (z.h.context == uint8_t(Context::NONE)) ctx = 0;
+        const uint64_t at = z.order.to_storage(e.index->encode(placement_for(*e.index, after, k)));
+        if (z.pairs) {
+            reads[pending].reader = &*z.pairs;
+            reads[pending].position = at;
+            contexts[pending++] = ctx;
+            continue;
+        }
+        uint32_t code;
+        uint16_t symbol;
+        if (!stored_code(e, f, e.section_no[int(Metric::DTZ)][them], at, code) || !z.symbol(ctx, code, symbol)) return false;
+        consider(value_from_mover(symbol));
+    }
+    if (failed) return false;
+    PairsReader::read_codes(reads, pending);
+    for (int i = 0; i < pending; ++i) {
+        uint16_t symbol;
+        if (!reads[i].ok) report_corrupt_pairs(e, f);
+        if (!reads[i].ok || !z.symbol(contexts[i], reads[i].code, symbol)) return false;
+        consider(value_from_mover(symbol));
+    }
+    dtz = best;
     return true;
 }
 

@@ -152,6 +152,13 @@ private:
     // The DTM alone of such a position known not to be a draw, by branch and bound
     // (best_of_moves over every legal move).
     bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const;
+    // The DTZ alone of such a position (`wdl` its WDL), in the table of `e` and `f` (the pieces
+    // and side as it stores them): zeroing moves by their successors' WDL, quiet moves by the DTZ
+    // stored for their successors, read in one batch without their DTM. False where a DTZ needs
+    // its position's exact DTM (a section whose context is the DTM code) or a read failed: the
+    // caller then probes every successor whole (distances_from_moves).
+    bool dtz_from_moves(const Entry& e, const TableFile& f, const PieceOn* pieces, int n, Color stm, int wdl,
+                        Value& dtz) const;
     // A legal move with the best value_rank (mover's view) it can give the mover, from a read of
     // one code: see bound_moves.
     struct MoveCandidate;

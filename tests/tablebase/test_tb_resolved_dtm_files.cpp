@@ -227,6 +227,67 @@ TEST_CASE("a DTM probed alone is exact where captures and promotions decide it",
     CHECK(resolved.refused_files().empty());
 }
 
+TEST_CASE("a left-out side's DTZ probes as generated through each DTZ context", "[tb][files][resolved][oneside]") {
+    // The prober reads a left-out side's DTZ from its quiet successors' stored DTZ without their
+    // DTM where the context allows (NONE, DTM_SIGN), and probes every successor whole where the
+    // context is the DTM code: the same values each way. KPvKP (left out on one side, resolved,
+    // draws left to the WDL file) and KQvKP, which it promotes into, written with each context.
+    const Material m = *Material::parse("KPvKP");
+    std::string error;
+    auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+    REQUIRE(t);
+    Tablebases full;
+    full.set_paths(test::test_tables_dir().string());
+    for (Context context : {Context::NONE, Context::DTM_SIGN, Context::DTM_CODE}) {
+        INFO("context " << int(context));
+        const fs::path dir = copy_of_test_tables("dtz-context-" + std::to_string(int(context)));
+        for (const char* name : {"KQvKP", "KPvKP"}) {
+            GenerationInfo info;
+            info.distance_codec = test_codec();
+            info.one_side_distances = left_out_too(name);
+            info.moves_resolved_dtm = true;
+            info.dtz_context = context;
+            test::write_again(dir, name, info);
+        }
+        const auto f = open_distance_file(dir, "KPvKP");
+        REQUIRE(f->left_out_side());
+        const Color left_out = *f->left_out_side();
+        const Section* z = f->find(Metric::DTZ, ~left_out);
+        REQUIRE(z);
+        CHECK(z->h.context == uint8_t(context));
+
+        Tablebases probed;
+        probed.set_paths(dir.string());
+        std::mt19937_64 rng(31);
+        uint64_t won = 0, lost = 0, ranked = 0;
+        for (uint64_t k = 0; k < (test::light_mode() ? 3000u : 30000u); ++k) {
+            const uint64_t i = rng() % t->index.size();
+            if (is_illegal(t->dtm[left_out][i])) continue;
+            Position pos;
+            const std::string fen = index_fen(t->index, i, left_out);
+            REQUIRE(pos.set_fen(fen));
+            INFO(fen);
+            const auto r = probed.probe(pos);
+            REQUIRE(r);
+            REQUIRE(r->dtz == t->dtz[left_out][i]);
+            REQUIRE(r->dtm == t->dtm[left_out][i]);
+            REQUIRE(r->wdl == wdl_of_dtz(t->dtz[left_out][i]));
+            won += r->wdl > 0;
+            lost += r->wdl < 0;
+            // From the stored side, every move leads into the left-out side (en passant included).
+            if (is_illegal(t->dtm[~left_out][i]) || ranked >= (test::light_mode() ? 50u : 300u)) continue;
+            Position other;
+            REQUIRE(other.set_fen(index_fen(t->index, i, ~left_out)));
+            test::require_same_root_ranking(full, probed, other);
+            ++ranked;
+        }
+        CHECK(won > 100);
+        CHECK(lost > 100);
+        CHECK(ranked > 20);
+        CHECK(probed.refused_files().empty());
+    }
+}
+
 TEST_CASE("tb rewrite resolves DTM and back", "[tb][files][resolved]") {
     const fs::path dir = copy_of_test_tables("resolved-rewrite");
     const Material kpvk = *Material::parse("KPvK");
