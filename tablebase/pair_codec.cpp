@@ -692,10 +692,11 @@ int PairsReader::symbol_at(const uint8_t* block, uint64_t& local, uint32_t start
     return -1;
 }
 
-void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
-    const uint32_t k = h_.block_bytes * 8 / CHECKPOINT_BITS;  // block_bytes * 8 <= 32768: a bit fits 16 bits
+void PairsReader::build_checkpoints(const std::atomic<bool>* cancel, uint32_t spacing_bits) const {
+    spacing_bits = std::max<uint32_t>(spacing_bits, 64);
+    const uint32_t k = h_.block_bytes * 8 / spacing_bits;  // block_bytes * 8 <= 32768: a bit fits 16 bits
     if (k < 2 || checkpoints_.ready.load(std::memory_order_acquire)) return;
-    const uint32_t per_block = k - 1;  // at CHECKPOINT_BITS, 2 * CHECKPOINT_BITS, ...
+    const uint32_t per_block = k - 1;  // at spacing_bits, 2 * spacing_bits, ...
     std::vector<uint32_t> cp(h_.num_blocks * per_block);
     uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
     for (uint64_t b = 0; b < h_.num_blocks; ++b) {
@@ -705,7 +706,7 @@ void PairsReader::build_checkpoints(const std::atomic<bool>* cancel) const {
         uint32_t* out = &cp[b * per_block];
         uint32_t bit = pairs::BLOCK_HEADER_BITS, before = 0, next = 0;  // before < positions <= 65536
         while (next < per_block && before < positions) {
-            if (bit >= (next + 1) * CHECKPOINT_BITS) {
+            if (bit >= (next + 1) * spacing_bits) {
                 out[next++] = bit << 16 | before;
                 continue;
             }

@@ -163,9 +163,9 @@ struct Tablebases::Entry {
         // off the caller's path where files open in the background.
         const TableFile* opened = files[kind].get();
         if (kind == KIND_DISTANCE && owner.open_in_background_)
-            owner.opener_.post([opened](const std::atomic<bool>& stop) { opened->build_checkpoints(Metric::DTM, &stop); });
+            owner.opener_.post([opened](const std::atomic<bool>& stop) { opened->build_checkpoints(&stop); });
         else if (kind == KIND_DISTANCE && owner.checkpoints_at_open_)
-            opened->build_checkpoints(Metric::DTM);
+            opened->build_checkpoints();
         return opened;
     }
 };

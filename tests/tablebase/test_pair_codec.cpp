@@ -117,7 +117,16 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
                         wrong += !r->code_at(i, code) || code != s.codes[i];
                     }
                     CHECK(wrong == 0);
-                    // Walks from checkpoints inside the blocks (blocks of 128 bytes and more).
+                    // Walks from checkpoints inside the blocks: every 256 bits (as in DTM
+                    // sections: blocks of 64 bytes and more), and every 512 (DTZ; the reader
+                    // batches read below).
+                    PairsReader fine = *r;
+                    fine.build_checkpoints(nullptr, 256);
+                    for (uint64_t i = 0; i < n; i += stride) {
+                        uint32_t code = 999;
+                        wrong += !fine.code_at(i, code) || code != s.codes[i];
+                    }
+                    CHECK(wrong == 0);
                     PairsReader with = *r;
                     with.build_checkpoints();
                     for (uint64_t i = 0; i < n; i += stride) {
