@@ -62,10 +62,10 @@ bool already_rewritten(const std::filesystem::path& dir, const Material& materia
     if (!current(*dist)) return false;
     if (dist->left_out_side().has_value() != one_side_for(m, options)) return false;
     for (const Section& s : dist->sections())
-        if (Metric(s.h.metric) == Metric::DTM && bool(s.h.flags & FLAG_MOVES_RESOLVED) != options.moves_resolved_dtm)
+        if (Metric(s.h.metric) == Metric::DTM && bool(s.h.flags & FLAG_MOVES_RESOLVED) != resolve_dtm_for(m, options))
             return false;
     // `tb recompress` also writes pairs of both sides, exact, but keeps the index's order.
-    if (!one_side_for(m, options) && !options.moves_resolved_dtm)
+    if (!one_side_for(m, options) && !resolve_dtm_for(m, options))
         return std::any_of(dist->sections().begin(), dist->sections().end(),
                            [](const Section& s) { return s.h.storage_order != 0; });
     return true;
@@ -137,12 +137,12 @@ bool rewrite_table_files(const std::filesystem::path& dir, const Material& mater
         info.distance_codec = Codec::PAIRS;
         info.choose_storage_order = true;
         info.one_side_distances = one_side_for(m, options);
-        info.moves_resolved_dtm = options.moves_resolved_dtm;
+        info.moves_resolved_dtm = resolve_dtm_for(m, options);
         info.wdl_file_only = options.wdl_only;
         info.distance_file_only = options.distances_only;
         // The DTM/DTZ file alone leaves its draws to the WDL file that stays: where it stores them.
         std::array<PositionBits, COLOR_NB> old_wdl_draws;
-        if (options.distances_only && options.moves_resolved_dtm) {
+        if (options.distances_only && resolve_dtm_for(m, options)) {
             for (Color c : {WHITE, BLACK})
                 if (!stored_wdl_draws(dir, m, c, info.write_id, old_wdl_draws[c], error, threads)) return false;
             info.stored_wdl_draws = &old_wdl_draws;

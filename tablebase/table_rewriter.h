@@ -26,8 +26,10 @@ struct RewriteOptions {
     bool one_side_distances = false;
     int one_side_min_pieces = 0;
     // Leave to the reader the DTM that captures and promotions achieve
-    // (GenerationInfo::moves_resolved_dtm); without it every DTM is stored exactly.
+    // (GenerationInfo::moves_resolved_dtm) in tables of at least `resolve_dtm_min_pieces`
+    // pieces; every other DTM is stored exactly.
     bool moves_resolved_dtm = false;
+    int resolve_dtm_min_pieces = 0;
     // Rewrite the WDL file alone (GenerationInfo::wdl_file_only), with the same write id so that
     // it still pairs with the DTM/DTZ file, which stays as it is: minutes less per 5-piece table
     // than a whole rewrite, for the file the search keeps in memory. Excludes the two above.
@@ -47,6 +49,18 @@ constexpr int ONE_SIDE_MIN_PIECES = 5;
 // True if the rewrite stores one side to move of `m` (RewriteOptions::one_side_distances).
 inline bool one_side_for(const Material& m, const RewriteOptions& options) {
     return options.one_side_distances && m.total() >= options.one_side_min_pieces;
+}
+
+// What `tb rewrite --resolve-dtm` leaves exact: the 3-4-piece tables. A 5-piece probe resolves
+// its captures and promotions into them, and a position there whose stored DTM is a bound has
+// its own captures resolved in turn; an exact one ends the chain at one read, which its bound's
+// read already is. It costs 5.8 MiB of DTM (19.9 -> 25.7 MiB for the 35 tables; FORMAT.md,
+// "Shorter root rankings").
+constexpr int RESOLVE_DTM_MIN_PIECES = 5;
+
+// True if the rewrite leaves the DTM of `m` to captures and promotions (RewriteOptions::moves_resolved_dtm).
+inline bool resolve_dtm_for(const Material& m, const RewriteOptions& options) {
+    return options.moves_resolved_dtm && m.total() >= options.resolve_dtm_min_pieces;
 }
 
 // Bytes a rewrite of `material` holds at its peak, an estimate: the table's DTM and DTZ of both

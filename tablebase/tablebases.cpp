@@ -402,6 +402,8 @@ struct Tablebases::MoveCandidate {
     TbMove move;
     int bound;   // value_rank from the mover's view
     int8_t wdl;  // the successor's, when the bound came from it; else NO_WDL
+    bool exact;  // the bound came from a DTM stored exactly (no MOVES_RESOLVED): `dtm` is its value
+    Value dtm;   // the successor's, from its side to move, where `exact`
     std::optional<int> known_wdl() const { return wdl == NO_WDL ? std::nullopt : std::optional<int>(wdl); }
 };
 
@@ -414,11 +416,16 @@ struct Tablebases::PendingBound {
 
 namespace {
 
-// The bound of a move from the DTM stored for the position after it (see bound_moves).
-int bound_from_code(const Section& s, uint32_t code, bool draw_safe) {
+// The bound of a move from the DTM stored for the position after it (see bound_moves). Where
+// that DTM is stored exactly (a section without MOVES_RESOLVED: the 3-4-piece tables of a set
+// rewritten with `tb rewrite --resolve-dtm`, every table the generator writes), sets `exact` and
+// `dtm` to its value: the move needs no probe of its own then.
+int bound_from_code(const Section& s, uint32_t code, bool draw_safe, bool& exact, Value& dtm) {
     uint16_t symbol;
-    if (!s.symbol(0, code, symbol)) return std::numeric_limits<int>::max();
+    if (!s.symbol(0, code, symbol)) return std::numeric_limits<int>::max();  // the exact probe fails
     Value stored = symbol;
+    exact = !(s.h.flags & FLAG_MOVES_RESOLVED);
+    dtm = stored;
     if (draw_safe && (s.h.flags & FLAG_DRAWS_IN_WDL) && is_win(stored)) stored = VALUE_UNKNOWN;
     return value_rank(value_from_mover(stored));
 }
@@ -432,6 +439,7 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     const Color side = ~us;
     c.bound = std::numeric_limits<int>::max();
     c.wdl = MoveCandidate::NO_WDL;
+    c.exact = false;
     if (k == 2) {
         c.bound = 0;
         c.wdl = 0;
@@ -455,7 +463,7 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     const uint64_t stored = s.order.to_storage(e->index->encode(placement_for(*e->index, at.pieces, k)));
     if (!s.pairs) {  // a constant section, or LZ4 blocks (older files): no batch
         uint32_t code;
-        if (stored_code(*e, *f, no, stored, code)) c.bound = bound_from_code(s, code, draw_safe);
+        if (stored_code(*e, *f, no, stored, code)) c.bound = bound_from_code(s, code, draw_safe, c.exact, c.dtm);
         return false;
     }
     pending = PendingBound{&c, e, f, &s};
@@ -477,7 +485,8 @@ void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCan
     PairsReader::read_codes(reads, n + extra_count);
     std::copy(reads + n, reads + n + extra_count, extra);
     for (int i = 0; i < n; ++i) {
-        if (reads[i].ok) pending[i].candidate->bound = bound_from_code(*pending[i].section, reads[i].code, draw_safe);
+        MoveCandidate& c = *pending[i].candidate;
+        if (reads[i].ok) c.bound = bound_from_code(*pending[i].section, reads[i].code, draw_safe, c.exact, c.dtm);
         else report_corrupt_pairs(*pending[i].entry, *pending[i].file);
     }
 }
@@ -495,8 +504,8 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
         const TbMove& m = c[i].move;
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
-        Value sdtm;
-        if (!distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl())) return false;
+        Value sdtm = c[i].dtm;
+        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl())) return false;
         if (m.double_step) {  // the reply may capture en passant
             int unused_wdl = 0;
             improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, unused_wdl, lookup);

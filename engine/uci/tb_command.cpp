@@ -16,7 +16,8 @@ int tb_command(const std::vector<std::string>& args) {
         {"verify", "tb verify [MATERIAL...|--all] [--dir D] [--wdl-only]", tb_verify_command},
         {"recompress", "tb recompress [MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]", tb_recompress_command},
         {"rewrite",
-         "tb rewrite [MATERIAL...|--all] [--one-side [--one-side-pieces N]] [--resolve-dtm] [--wdl-only|--dtm-only] "
+         "tb rewrite [MATERIAL...|--all] [--one-side [--one-side-pieces N]] [--resolve-dtm [--resolve-dtm-pieces N]] "
+         "[--wdl-only|--dtm-only] "
          "[--dir D] [--threads T] [--jobs J] [--force]",
          tb_rewrite_command},
         {"info", "tb info [MATERIAL...] [--dir D]", tb_info_command},

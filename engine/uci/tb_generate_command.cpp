@@ -35,6 +35,7 @@ struct TbArgs {
     bool one_side = false;    // rewrite --one-side: DTM and DTZ of one side to move only
     int one_side_pieces = ONE_SIDE_MIN_PIECES;  // rewrite --one-side-pieces: in tables this large
     bool resolve_dtm = false; // rewrite --resolve-dtm: DTM left to captures and promotions where they achieve it, draws to the WDL file
+    int resolve_dtm_pieces = RESOLVE_DTM_MIN_PIECES;  // rewrite --resolve-dtm-pieces: in tables this large
     bool dtm_only = false;    // rewrite --dtm-only: the DTM/DTZ file only, the WDL file as it is
     int jobs = 1;             // rewrite --jobs: tables rewritten at once
     bool force = false;       // rewrite --force: also tables whose files already have the form asked for
@@ -76,6 +77,8 @@ bool parse_args(const std::vector<std::string>& args, TbArgs& out, const char* v
             if (!number(3, 5, out.one_side_pieces)) return false;
         } else if (a == "--resolve-dtm" && std::string(verb) == "rewrite") {
             out.resolve_dtm = true;
+        } else if (a == "--resolve-dtm-pieces" && std::string(verb) == "rewrite") {
+            if (!number(3, 5, out.resolve_dtm_pieces)) return false;
         } else if (a == "--dtm-only" && std::string(verb) == "rewrite") {
             out.dtm_only = true;
         } else if (a == "--force" && std::string(verb) == "rewrite") {
@@ -347,6 +350,7 @@ int tb_rewrite_command(const std::vector<std::string>& args) {
     options.one_side_distances = a.one_side;
     options.one_side_min_pieces = a.one_side_pieces;
     options.moves_resolved_dtm = a.resolve_dtm;
+    options.resolve_dtm_min_pieces = a.resolve_dtm_pieces;
     options.wdl_only = a.wdl_only;
     options.distances_only = a.dtm_only;
     // Tables a rewrite already gave this form are left as they are (a stopped `--all` carries on),

@@ -311,10 +311,21 @@ TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and pr
     const std::string probe = "tb probe --dir " + dir.string() + " 8/4P3/8/8/8/3k4/8/K7 w - - 0 1";
     const Outcome before = run_pythia(probe);
     REQUIRE(before.status == 0);
+    // By default only tables of 5 pieces are resolved: a 3-4-piece table keeps its DTM exact.
     Outcome r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KPvK");
     INFO(r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
+    r = run_pythia("tb info --dir " + dir.string() + " KPvK");
+    CHECK(r.out.find("DTM w pairs") != std::string::npos);
+    CHECK(r.out.find("captures and promotions resolved") == std::string::npos);
+    CHECK(run_pythia("tb probe --dir " + dir.string() + " 8/4P3/8/8/8/3k4/8/K7 w - - 0 1").out == before.out);
+    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 6 --dir " + dir.string() + " KPvK");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--resolve-dtm-pieces must be 3 to 5, not '6'") != std::string::npos);
+    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KPvK");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
     r = run_pythia("tb info --dir " + dir.string() + " KPvK");
     CHECK(r.out.find("captures and promotions resolved, draws from the WDL file; DTM b pairs") != std::string::npos);
     const Outcome after = run_pythia(probe);
@@ -335,7 +346,7 @@ TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that
         "8/8/8/3k4/8/8/8/KQ6 b - - 0 1\n";
     const Outcome before = run_pythia("tb probe --json --dir " + dir.string(), probes);
     REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string());
+    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string());
     INFO(r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("5 tables, 0 failed") != std::string::npos);
@@ -354,16 +365,16 @@ TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that
     // Asked again, a rewrite skips the tables that already have that form (a stopped rewrite of a
     // whole set carries on): not a byte changes. --force, or another form, rewrites them.
     const std::vector<uint8_t> kqvk = test::read_bytes(dir / "KQvK.pytd");
-    r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string());
+    r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string());
     CHECK(r.status == 0);
     CHECK(r.out.find("5 tables, 0 failed, 5 already rewritten") != std::string::npos);
     CHECK(r.out.find("KPvK     already rewritten") != std::string::npos);
     CHECK(test::read_bytes(dir / "KQvK.pytd") == kqvk);
-    r = run_pythia("tb rewrite --force --one-side --one-side-pieces 3 --resolve-dtm --dir " + dir.string() + " KQvK");
+    r = run_pythia("tb rewrite --force --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK");
     CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KQvK KRvK");
+    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK KRvK");
     CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KQvK KRvK");
+    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK KRvK");
     CHECK(r.out.find("2 tables, 0 failed, 2 already rewritten") != std::string::npos);
     r = run_pythia("tb rewrite --dir " + dir.string() + " KQvK");
     CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
@@ -418,7 +429,7 @@ TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pair
           "[tb][cli][resolved]") {
     const fs::path dir = test::copy_of_test_tables("rewrite-dtm-only-cli");
     const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
-    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --one-side-pieces 3 --resolve-dtm", "KQvKP.pytw", "");
+    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3", "KQvKP.pytw", "");
     CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
     CHECK(info.find("captures and promotions resolved, draws from the WDL file") != std::string::npos);
     CHECK(info.find("recovered") != std::string::npos);
