@@ -872,7 +872,7 @@ Value dtz_of_move(bool zeroing, int wdl_after, Value dtz_after) {
     return zeroing ? dtz_of_zeroing_move(wdl_after) : value_from_mover(dtz_after);
 }
 
-std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position& root) const {
+std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position& root, bool successor_dtz) const {
     const int n = root.count_all();
     if (root.castling_rights() || n > MAX_PIECES || (n > max_pieces_ && n > 2)) return std::nullopt;
     Position pos = root;
@@ -882,7 +882,9 @@ std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position&
         rm.move = m;
         rm.zeroing = root.is_capture(m) || type_of(root.moved_piece(m)) == PAWN;
         pos.do_move(m);
-        const std::optional<ProbeResult> after = probe_position(pos, NEED_ALL);
+        std::optional<ProbeResult> after;
+        if (rm.zeroing && !successor_dtz) after = probe_position(pos, NEED_WDL | NEED_DTM);
+        if (!after) after = probe_position(pos, NEED_ALL);  // also where only the DTZ file knows the WDL
         pos.undo_move();
         if (!after) return std::nullopt;
         rm.after = *after;

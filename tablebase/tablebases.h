@@ -42,7 +42,9 @@ struct ProbeResult {
 struct RootMove {
     Move move;
     bool zeroing = false;  // a capture or a pawn move
-    ProbeResult after;     // the position after the move, from its side to move (the opponent)
+    // The position after the move, from its side to move (the opponent). After a zeroing move its
+    // DTZ is there only if asked for (rank_root_moves): the move's own DTZ does not depend on it.
+    ProbeResult after;
     // The move from the mover's view, counting the move itself.
     int wdl = 0;    // as in the tables (the 50-move rule from a fresh halfmove clock)
     int wdl50 = 0;  // with the root's halfmove clock: a win that cannot zero in time is cursed (1)
@@ -77,8 +79,11 @@ public:
 
     // Every legal move with its values, best first for the side to move: by wdl50, then for
     // wins the shortest DTM (then DTZ), for losses the longest. nullopt if a move's table is
-    // missing or the position is out of scope.
-    std::optional<std::vector<RootMove>> rank_root_moves(const Position& pos) const;
+    // missing or the position is out of scope. `successor_dtz`: also the DTZ of the position
+    // after each zeroing move (RootMove::after.dtz), for a display such as `tb probe`; the
+    // ranking does not need it (a zeroing move's DTZ follows from that position's WDL), and
+    // where that position's side is left out it costs a probe of its every move.
+    std::optional<std::vector<RootMove>> rank_root_moves(const Position& pos, bool successor_dtz = false) const;
 
     // Opens and checks every table's WDL file now rather than at its first probe, which would
     // otherwise stall the search in the middle of a move (a WDL file is checksummed whole and

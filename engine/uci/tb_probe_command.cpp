@@ -70,7 +70,7 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
     std::optional<std::vector<RootMove>> moves;
     if (error.empty()) {
         root = tbs.probe(pos);
-        moves = tbs.rank_root_moves(pos);
+        moves = tbs.rank_root_moves(pos, true);  // every move's successor's DTZ, shown
         if (!root || !moves) error = "no table for this position (or for a position a move leads to)";
     }
     if (o.json) {

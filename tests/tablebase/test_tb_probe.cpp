@@ -226,11 +226,26 @@ TEST_CASE("root moves are ranked by the tables", "[tb][probe][root]") {
                 ++wins;
                 CHECK(best.dtm == root->dtm);
             }
+            // Asked for, the DTZ of the position after each zeroing move too (`tb probe` shows it);
+            // the ranking and every move's own values are the same either way.
+            const auto shown = tables().rank_root_moves(pos, true);
+            REQUIRE(shown);
+            REQUIRE(shown->size() == moves->size());
             for (size_t i = 0; i < moves->size(); ++i) {
                 const RootMove& rm = (*moves)[i];
                 CHECK(rm.wdl == -rm.after.wdl);
                 CHECK(rm.dtm == dtm_of_move(*rm.after.dtm));
                 if (i) CHECK(rm.wdl50 <= (*moves)[i - 1].wdl50);
+                const RootMove& full = (*shown)[i];
+                CHECK(full.move == rm.move);
+                CHECK(full.dtz == rm.dtz);
+                CHECK(full.dtm == rm.dtm);
+                CHECK(full.wdl50 == rm.wdl50);
+                CHECK(full.after.dtm == rm.after.dtm);
+                REQUIRE(full.after.dtz);
+                CHECK(wdl_of_dtz(*full.after.dtz) == full.after.wdl);
+                if (rm.zeroing) CHECK(!rm.after.dtz);
+                else CHECK(rm.after.dtz == full.after.dtz);
             }
         }
     }
