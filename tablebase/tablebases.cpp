@@ -404,6 +404,8 @@ struct Tablebases::MoveCandidate {
     int8_t wdl;  // the successor's, when the bound came from it; else NO_WDL
     bool exact;  // the bound came from a DTM stored exactly (no MOVES_RESOLVED): `dtm` is its value
     Value dtm;   // the successor's, from its side to move, where `exact`
+    bool read;   // the bound came from `code`, the successor's stored DTM code, read from pair blocks
+    uint32_t code;
     std::optional<int> known_wdl() const { return wdl == NO_WDL ? std::nullopt : std::optional<int>(wdl); }
 };
 
@@ -440,6 +442,7 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     c.bound = std::numeric_limits<int>::max();
     c.wdl = MoveCandidate::NO_WDL;
     c.exact = false;
+    c.read = false;
     if (k == 2) {
         c.bound = 0;
         c.wdl = 0;
@@ -486,8 +489,13 @@ void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCan
     std::copy(reads + n, reads + n + extra_count, extra);
     for (int i = 0; i < n; ++i) {
         MoveCandidate& c = *pending[i].candidate;
-        if (reads[i].ok) c.bound = bound_from_code(*pending[i].section, reads[i].code, draw_safe, c.exact, c.dtm);
-        else report_corrupt_pairs(*pending[i].entry, *pending[i].file);
+        if (!reads[i].ok) {
+            report_corrupt_pairs(*pending[i].entry, *pending[i].file);
+            continue;
+        }
+        c.bound = bound_from_code(*pending[i].section, reads[i].code, draw_safe, c.exact, c.dtm);
+        c.read = true;
+        c.code = reads[i].code;
     }
 }
 
@@ -505,7 +513,8 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         Value sdtm = c[i].dtm;
-        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl())) return false;
+        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl(), c[i].read ? &c[i].code : nullptr))
+            return false;
         if (m.double_step) {  // the reply may capture en passant
             int unused_wdl = 0;
             improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, unused_wdl, lookup);
@@ -519,7 +528,7 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
 }
 
 bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                              std::optional<int> wdl) const {
+                              std::optional<int> wdl, const uint32_t* stored_dtm) const {
     if (n == 2) {
         dtm = VALUE_UNKNOWN;
         if (dtz) *dtz = VALUE_UNKNOWN;
@@ -579,7 +588,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             if (ws.pairs) w = &ws;
         }
         PairsReader::BatchRead own[2];  // in pair blocks: the DTM code, then the WDL code
-        PairsReader::BatchRead* const own_dtm = m.pairs ? &own[0] : nullptr;
+        PairsReader::BatchRead* const own_dtm = m.pairs && !stored_dtm ? &own[0] : nullptr;
         PairsReader::BatchRead* const own_wdl = w ? &own[own_dtm ? 1 : 0] : nullptr;
         if (own_dtm) {
             own_dtm->reader = &*m.pairs;
@@ -595,6 +604,11 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             if (!own_dtm->ok) report_corrupt_pairs(*e, *f);
             if (!own_dtm->ok || !m.symbol(0, own_dtm->code, symbol)) return false;
             dtm_code = own_dtm->code;
+            dtm = symbol;
+        } else if (stored_dtm) {
+            uint16_t symbol;
+            if (!m.symbol(0, *stored_dtm, symbol)) return false;
+            dtm_code = *stored_dtm;
             dtm = symbol;
         } else if (!read(Metric::DTM, 0, dtm_code, dtm)) {
             return false;

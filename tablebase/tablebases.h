@@ -149,8 +149,10 @@ private:
     // What a probe needs (DTZ implies WDL: an en passant capture's DTZ depends on it).
     enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
     // `wdl`: the position's WDL if the caller has probed it already (a left-out side needs it).
+    // `stored_dtm`: the position's stored DTM code if the caller has read it already (a move's
+    // bound, bound_moves), where its side is stored.
     bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                      std::optional<int> wdl = std::nullopt) const;
+                      std::optional<int> wdl = std::nullopt, const uint32_t* stored_dtm = nullptr) const;
     // The same for the side to move that a file leaves out (format version 5), not a draw (the
     // caller asks the WDL file first): one ply of moves, each successor probed (the loader's rule,
     // forward_values.h).
