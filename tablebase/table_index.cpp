@@ -151,6 +151,8 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
             (pt == PAWN ? pawn_groups_ : piece_groups_).push_back(g);
         }
     has_pawns_ = !pawn_groups_.empty();
+    std::fill(std::begin(first_slot_), std::end(first_slot_), int8_t(-1));
+    for (int i = num_slots_ - 1; i >= 0; --i) first_slot_[slots_[i].color * 8 + slots_[i].type] = int8_t(i);
     for (const Group& g : piece_groups_) rest_size_ *= T.binom[64][g.count];
     for (int& g : group_of_slot_) g = -1;
     uint64_t weight = 1;

@@ -43,6 +43,9 @@ public:
     uint64_t size() const { return size_; }  // positions per side to move
     int num_slots() const { return num_slots_; }
     const Slot& slot(int i) const { return slots_[i]; }
+    // The first slot of each colour and type (colour * 8 + type), -1 where the table has none:
+    // the pieces of a kind take consecutive slots from there.
+    int8_t first_slot(Color c, PieceType pt) const { return first_slot_[c * 8 + pt]; }
     bool has_pawns() const { return has_pawns_; }
 
     // Index of a placement given in any orientation (the symmetry is applied here). Squares of
@@ -98,6 +101,7 @@ private:
     Material material_;
     Slot slots_[MAX_PIECES];
     int num_slots_ = 0;
+    int8_t first_slot_[16];
     bool has_pawns_ = false;
     std::vector<Group> piece_groups_;  // non-king, non-pawn groups (and pawn groups in pawnless... none)
     std::vector<Group> pawn_groups_;   // pawn groups, white first

@@ -23,12 +23,12 @@ namespace {
 // The slot of each of `pieces` in `index`'s placement: the i-th piece of a colour and type
 // takes that colour and type's i-th slot. `exchange`: the pieces' colours are swapped first.
 void assign_slots(const TableIndex& index, const PieceOn* pieces, int n, bool exchange, int8_t* slot_of) {
-    int next[COLOR_NB][PIECE_TYPE_NB];
-    for (auto& row : next)
-        for (int& v : row) v = -1;
-    for (int i = index.num_slots() - 1; i >= 0; --i) next[index.slot(i).color][index.slot(i).type] = i;
-    for (int i = 0; i < n; ++i)
-        slot_of[i] = int8_t(next[exchange ? ~pieces[i].color : pieces[i].color][pieces[i].type]++);
+    int8_t taken[16] = {};  // pieces of each colour and type so far
+    for (int i = 0; i < n; ++i) {
+        const Color c = exchange ? ~pieces[i].color : pieces[i].color;
+        const int kind = c * 8 + pieces[i].type;
+        slot_of[i] = int8_t(index.first_slot(c, pieces[i].type) + taken[kind]++);
+    }
 }
 
 }  // namespace
