@@ -110,7 +110,7 @@ public:
     // "Reads in lockstep, and both sides of the 3-4-piece tables"). The prober reads a
     // position's moves this way.
     static void read_codes(BatchRead* reads, int n);
-    // Records, every `spacing_bits` bits into each block (a power of two from 64), where a code
+    // Records, every `spacing_bits` bits into each block (at least 64), where a code
     // starts and how many positions come before it, so that code_at walks from the last of them
     // before its position rather than from the block's start: with 512 bits, on 256-byte blocks,
     // a quarter of the walk, which was most of a probe's time. In memory only, 4 bytes each: on

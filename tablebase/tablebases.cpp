@@ -655,7 +655,7 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
     auto zeroing_successor = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
         const std::optional<int> wdl = wdl_of(after, k, side);
         if (!wdl) return false;
-        sdtz = dtz_with_wdl(*wdl);
+        sdtz = dtz_of_zeroing_move(-*wdl);  // a DTZ with that WDL
         return distances_of(after, k, side, sdtm, nullptr, wdl);
     };
     auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {  // en passant
@@ -680,7 +680,8 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
 bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceOn* pieces, int n, Color stm, int wdl,
                                 Value& dtz) const {
     const Color them = ~stm;
-    const Section& z = f.sections()[e.section_no[int(Metric::DTZ)][them]];
+    const int dtz_no = e.section_no[int(Metric::DTZ)][them];
+    const Section& z = f.sections()[dtz_no];
     if (z.h.context == uint8_t(Context::DTM_CODE)) return false;
     TbBoard b;
     b.set(pieces, n);
@@ -707,7 +708,7 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
                                         sdtm = VALUE_UNKNOWN;
                                         const std::optional<int> w2 = wdl_of(next, k2, side);
                                         if (!w2) failed = true;
-                                        sdtz = dtz_with_wdl(w2.value_or(0));
+                                        sdtz = dtz_of_zeroing_move(-w2.value_or(0));  // a DTZ with that WDL
                                     });
         }
         return v;
@@ -748,7 +749,7 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
         }
         uint32_t code;
         uint16_t symbol;
-        if (!stored_code(e, f, e.section_no[int(Metric::DTZ)][them], at, code) || !z.symbol(ctx, code, symbol)) return false;
+        if (!stored_code(e, f, dtz_no, at, code) || !z.symbol(ctx, code, symbol)) return false;
         consider(value_from_mover(symbol));
     }
     if (failed) return false;

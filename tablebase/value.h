@@ -52,16 +52,4 @@ constexpr int wdl_of_dtz(Value v) {
     return 0;
 }
 
-// A DTZ of the five-valued `wdl` (wdl_of_dtz gives it back): all the prober needs of a position
-// that a zeroing move leads to, since that move's DTZ depends on nothing else.
-constexpr Value dtz_with_wdl(int wdl) {
-    switch (wdl) {
-    case 2: return win_in(1);
-    case 1: return win_in(101);
-    case -1: return loss_in(101);
-    case -2: return loss_in(1);
-    default: return VALUE_UNKNOWN;
-    }
-}
-
 }  // namespace pythia::tb
