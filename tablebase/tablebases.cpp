@@ -787,16 +787,19 @@ std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n
     Value dtm, dtz;
     // WDL first: the distances of a side a file leaves out start from it.
     std::optional<int> wdl = need & NEED_WDL ? wdl_of(pieces, n, stm) : std::nullopt;
-    if ((need & (NEED_DTM | NEED_DTZ)) && distances_of(pieces, n, stm, dtm, need & NEED_DTZ ? &dtz : nullptr, wdl)) {
-        r.dtm = dtm;
-        if (need & NEED_DTZ) r.dtz = dtz;
-    }
+    // Without a WDL file (or with a refused one) the exact DTZ says the WDL: read it then too.
+    const bool dtz_for_wdl = (need & NEED_WDL) && !wdl;
+    const bool read_dtz = (need & NEED_DTZ) || dtz_for_wdl;
+    bool have = false;
+    if ((need & (NEED_DTM | NEED_DTZ)) || dtz_for_wdl) have = distances_of(pieces, n, stm, dtm, read_dtz ? &dtz : nullptr, wdl);
+    if (have) r.dtm = dtm;
+    if (have && (need & NEED_DTZ)) r.dtz = dtz;
     if (!(need & NEED_WDL)) {
-        if (!r.dtm) return std::nullopt;
+        if (!have) return std::nullopt;
         r.wdl = is_win(dtm) ? 2 : is_loss(dtm) ? -2 : 0;  // not asked for; the sign at least is right
         return r;
     }
-    if (!wdl && r.dtz) wdl = wdl_of_dtz(*r.dtz);  // no WDL file, but the exact DTZ says it
+    if (dtz_for_wdl && have) wdl = wdl_of_dtz(dtz);
     if (!wdl) return std::nullopt;
     r.wdl = *wdl;
     return r;
@@ -897,9 +900,8 @@ std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position&
         rm.move = m;
         rm.zeroing = root.is_capture(m) || type_of(root.moved_piece(m)) == PAWN;
         pos.do_move(m);
-        std::optional<ProbeResult> after;
-        if (rm.zeroing && !successor_dtz) after = probe_position(pos, NEED_WDL | NEED_DTM);
-        if (!after) after = probe_position(pos, NEED_ALL);  // also where only the DTZ file knows the WDL
+        const std::optional<ProbeResult> after =
+            probe_position(pos, rm.zeroing && !successor_dtz ? NEED_WDL | NEED_DTM : NEED_ALL);
         pos.undo_move();
         if (!after) return std::nullopt;
         rm.after = *after;

@@ -3,6 +3,7 @@
 // the tables (with the halfmove clock), and threads may probe at once.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <thread>
 
@@ -268,6 +269,38 @@ TEST_CASE("a win whose zeroing comes too late for the halfmove clock is ranked a
     CHECK(in_time->front().wdl50 == 2);
     CHECK(too_late->front().wdl50 == 1);
     CHECK(too_late->front().wdl == 2);
+}
+
+TEST_CASE("without WDL files the DTZ files give the WDL, root moves included", "[tb][probe][root]") {
+    // KQvKR and the tables its captures lead into, DTM/DTZ files only: every probe, and the
+    // ranking, which leaves a capture's successor DTZ out, take the WDL from the exact DTZ.
+    const fs::path dir = test::scratch_dir("dtz-files-only");
+    for (const char* name : {"KQvKR", "KQvK", "KRvK"}) test::copy_table_file(std::string(name) + ".pytd", dir);
+    Tablebases dtz_only;
+    dtz_only.set_paths(dir.string());
+    // White's queen can take the rook, Black's rook the queen.
+    for (const char* fen : {"8/8/8/3k4/8/1r6/8/1Q2K3 w - - 0 1", "8/8/8/3k4/8/1r6/8/1Q2K3 b - - 0 1"}) {
+        INFO(fen);
+        const Position pos = test::position(fen);
+        CHECK(dtz_only.probe_wdl(pos) == tables().probe_wdl(pos));
+        const auto got = dtz_only.probe(pos), expected = tables().probe(pos);
+        REQUIRE(got);
+        REQUIRE(expected);
+        CHECK(got->wdl == expected->wdl);
+        CHECK(got->dtz == expected->dtz);
+        CHECK(got->dtm == expected->dtm);
+        const auto a = tables().rank_root_moves(pos), b = dtz_only.rank_root_moves(pos);
+        REQUIRE(a);
+        REQUIRE(b);
+        REQUIRE(a->size() == b->size());
+        for (size_t j = 0; j < a->size(); ++j) {
+            CHECK((*a)[j].move == (*b)[j].move);
+            CHECK((*a)[j].wdl == (*b)[j].wdl);
+            CHECK((*a)[j].dtz == (*b)[j].dtz);
+            CHECK((*a)[j].dtm == (*b)[j].dtm);
+        }
+        CHECK(std::any_of(b->begin(), b->end(), [](const RootMove& m) { return m.zeroing; }));
+    }
 }
 
 TEST_CASE("threads probe at once, opening tables on the way", "[tb][probe][threads]") {
