@@ -9,10 +9,28 @@
 
 #include "engine/core/position.h"
 #include "tablebase/table_loader.h"
+#include "tablebase/table_statistics.h"
 #include "tablebase/tablebases.h"
 #include "tb_test_tables.h"
 
 namespace pythia::test {
+
+// `got` answers the position of entry `i` of `t` with `c` to move (a legal one) as generated:
+// WDL, DTZ and DTM probed together, and the DTM probed alone (no WDL known beforehand, so a
+// left-out side's moves are resolved best bound first). Returns the position.
+inline Position require_probe_as_generated(const tb::Tablebases& got, const tb::TableValues& t, uint64_t i, Color c) {
+    Position pos;
+    const std::string fen = tb::index_fen(t.index, i, c);
+    REQUIRE(pos.set_fen(fen));
+    INFO(fen);
+    const auto r = got.probe(pos);
+    REQUIRE(r);
+    REQUIRE(r->dtm == t.dtm[c][i]);
+    REQUIRE(got.probe_dtm(pos) == t.dtm[c][i]);
+    REQUIRE(r->dtz == t.dtz[c][i]);
+    REQUIRE(r->wdl == tb::wdl_of_dtz(t.dtz[c][i]));
+    return pos;
+}
 
 // Both probers rank the root moves of `pos` alike: the same moves in the same order, with the
 // same DTM, DTZ and WDL under the 50-move rule.

@@ -105,17 +105,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
             const uint64_t i = all ? k : rng() % n;
             for (Color c : {WHITE, BLACK}) {
                 if (is_illegal(t->dtm[c][i])) continue;
-                Position pos;
-                const std::string fen = index_fen(t->index, i, c);
-                REQUIRE(pos.set_fen(fen));
-                INFO(fen);
-                const auto r = one_side.probe(pos);
-                REQUIRE(r);
-                REQUIRE(r->dtm == t->dtm[c][i]);
-                // DTM alone: a left-out side's moves are then resolved best bound first.
-                REQUIRE(one_side.probe_dtm(pos) == t->dtm[c][i]);
-                REQUIRE(r->dtz == t->dtz[c][i]);
-                REQUIRE(r->wdl == wdl_of_dtz(t->dtz[c][i]));
+                const Position pos = test::require_probe_as_generated(one_side, *t, i, c);
                 ++probed;
                 // Root ranking from the stored side probes every move into the left-out side,
                 // the positions after double steps with their en passant rights.

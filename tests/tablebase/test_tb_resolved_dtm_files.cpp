@@ -151,16 +151,7 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
             const uint64_t i = rng() % n;
             for (Color c : {WHITE, BLACK}) {
                 if (is_illegal(t->dtm[c][i])) continue;
-                Position pos;
-                const std::string fen = index_fen(t->index, i, c);
-                REQUIRE(pos.set_fen(fen));
-                INFO(fen);
-                const auto r = resolved.probe(pos);
-                REQUIRE(r);
-                REQUIRE(r->dtm == t->dtm[c][i]);
-                REQUIRE(resolved.probe_dtm(pos) == t->dtm[c][i]);  // without the WDL asked for first
-                REQUIRE(r->dtz == t->dtz[c][i]);
-                REQUIRE(r->wdl == wdl_of_dtz(t->dtz[c][i]));
+                const Position pos = test::require_probe_as_generated(resolved, *t, i, c);
                 ++probed;
                 by_moves += test_bit(low[c], i);
                 if (ranked >= (light ? 100u : 400u)) continue;
@@ -263,17 +254,10 @@ TEST_CASE("a left-out side's DTZ probes as generated through each DTZ context", 
         for (uint64_t k = 0; k < (test::light_mode() ? 3000u : 30000u); ++k) {
             const uint64_t i = rng() % t->index.size();
             if (is_illegal(t->dtm[left_out][i])) continue;
-            Position pos;
-            const std::string fen = index_fen(t->index, i, left_out);
-            REQUIRE(pos.set_fen(fen));
-            INFO(fen);
-            const auto r = probed.probe(pos);
-            REQUIRE(r);
-            REQUIRE(r->dtz == t->dtz[left_out][i]);
-            REQUIRE(r->dtm == t->dtm[left_out][i]);
-            REQUIRE(r->wdl == wdl_of_dtz(t->dtz[left_out][i]));
-            won += r->wdl > 0;
-            lost += r->wdl < 0;
+            test::require_probe_as_generated(probed, *t, i, left_out);
+            const int wdl = wdl_of_dtz(t->dtz[left_out][i]);
+            won += wdl > 0;
+            lost += wdl < 0;
             // From the stored side, every move leads into the left-out side (en passant included).
             if (is_illegal(t->dtm[~left_out][i]) || ranked >= (test::light_mode() ? 50u : 300u)) continue;
             Position other;
