@@ -374,7 +374,7 @@ bool Tablebases::locate(const PieceOn* pieces, int n, Color stm, Located& out) c
     return true;
 }
 
-std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) const {
+std::optional<int> Tablebases::wdl_within(const PieceOn* pieces, int n, Color stm, int alpha, int beta) const {
     if (n == 2) return 0;
     Located at;
     if (!locate(pieces, n, stm, at) || !at.entry->open(KIND_WDL, *this)) return std::nullopt;
@@ -383,19 +383,31 @@ std::optional<int> Tablebases::wdl_of(const PieceOn* pieces, int n, Color stm) c
     stm = at.stm;
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     const std::optional<int> stored = stored_wdl(*e, idx, stm);
-    if (!stored || *stored == 2) return stored;
+    // The stored WDL is never above the true one, so one at or above beta is a lower bound.
+    if (!stored || *stored == 2 || *stored >= beta) return stored;
     const Section& s = e->files[KIND_WDL]->sections()[e->section_no[int(Metric::WDL)][stm]];
     if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;  // PROMOTIONS_RESOLVED comes with it
 
     // The stored value may be low where a capture or a queen promotion achieves more: search the
-    // resolving moves (captures of the most valuable capturable piece, as the writer decided).
+    // resolving moves (captures of the most valuable capturable piece, as the writer decided),
+    // each successor only within the window that can still raise the result.
     TbBoard b;
     b.set(pieces, n);
-    const std::optional<int> best =
-        best_resolving_move(b, stm, s.h.flags & FLAG_PROMOTIONS_RESOLVED, 2,
-                            [&](const PieceOn* after, int k) { return wdl_of(after, k, ~stm); });
-    if (!best) return std::nullopt;
-    return std::max(*stored, *best);
+    int best = *stored;
+    bool missing = false;
+    for_each_resolving_move(b, stm, s.h.flags & FLAG_PROMOTIONS_RESOLVED, [&](const TbMove& m) {
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, m, after);
+        const std::optional<int> v = wdl_within(after, k, ~stm, -beta, -std::max(alpha, best));
+        if (!v) {
+            missing = true;
+            return true;
+        }
+        best = std::max(best, -*v);
+        return best >= beta || best == 2;
+    });
+    if (missing) return std::nullopt;
+    return best;
 }
 
 // The prober makes an array of these for every move a position could have, at every probe that

@@ -140,7 +140,12 @@ private:
         PieceOn flipped[MAX_PIECES];
     };
     bool locate(const PieceOn* pieces, int n, Color stm, Located& out) const;
-    std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const;
+    std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const { return wdl_within(pieces, n, stm, -2, 2); }
+    // The WDL searched within the window (alpha, beta), fail-soft as in alpha-beta: a result at
+    // or below alpha is an upper bound of the WDL, one at or above beta a lower bound, one
+    // between them exact. A resolving move's successor is searched only as far as it can still
+    // change the result, so a successor whose stored WDL already settles it costs one read.
+    std::optional<int> wdl_within(const PieceOn* pieces, int n, Color stm, int alpha, int beta) const;
     // The code at stored position `at` (the section's order.to_storage of the index) of section
     // `no` of `f`, read from its pair blocks or through the block cache; false (reported once per
     // table) if the block is corrupt.
