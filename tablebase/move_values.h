@@ -2,6 +2,9 @@
 // (conversions), the verifier (every move) and the prober (root moves).
 #pragma once
 
+#include <algorithm>
+#include <limits>
+
 #include "tablebase/tb_board.h"
 #include "tablebase/value.h"
 
@@ -31,6 +34,40 @@ inline int value_rank(Value v) {
     if (is_win(v)) return 100000 - distance_of(v);
     if (is_loss(v)) return -100000 + distance_of(v);
     return 0;
+}
+
+// The value of a value_rank (its inverse on the ranks values have).
+inline Value value_of_rank(int rank) {
+    if (rank > 0) return win_in(100000 - rank);
+    if (rank < 0) return loss_in(rank + 100000);
+    return VALUE_UNKNOWN;
+}
+
+// A window of value ranks for a DTM search, as alpha-beta's: the caller needs the exact value
+// only where it lies strictly between `lo` and `hi`. A value at or above `hi` may come back as
+// any lower bound at or above it, one at or below `lo` as any upper bound at or below it.
+struct RankWindow {
+    static constexpr int NONE_BELOW = std::numeric_limits<int>::min(), NONE_ABOVE = std::numeric_limits<int>::max();
+    int lo = NONE_BELOW, hi = NONE_ABOVE;
+    bool exact() const { return lo == NONE_BELOW && hi == NONE_ABOVE; }
+};
+
+// The successor's rank whose value_from_mover has `mover_rank` (the inverse of that map on
+// ranks, which it turns round: a mover's bound above becomes the successor's bound below).
+inline int successor_rank(int mover_rank) {
+    if (mover_rank == RankWindow::NONE_ABOVE) return RankWindow::NONE_BELOW;
+    if (mover_rank == RankWindow::NONE_BELOW) return RankWindow::NONE_ABOVE;
+    if (mover_rank > 0) return -mover_rank - 1;  // win in d <- loss in d - 1
+    if (mover_rank < 0) return -mover_rank + 1;  // loss in d <- win in d - 1
+    return 0;
+}
+
+// The window of a move's successor, from its side to move, where the mover's window is `w` and
+// the mover already has a value of rank `best` (if `have_best`): the successor matters only
+// while the move can still raise the mover's value and the mover has not reached w.hi.
+inline RankWindow successor_window(RankWindow w, bool have_best, int best) {
+    const int alpha = have_best ? std::max(w.lo, best) : w.lo;
+    return RankWindow{successor_rank(w.hi), successor_rank(alpha)};
 }
 
 // A position reached by a double step, with `stm` to move, may also be left by capturing en

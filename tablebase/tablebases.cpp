@@ -516,7 +516,7 @@ void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCan
 }
 
 bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best,
-                               bool have_best) const {
+                               bool have_best, RankWindow window) const {
     std::sort(c, c + count, [](const MoveCandidate& x, const MoveCandidate& y) { return x.bound > y.bound; });
     bool failed = false;
     auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
@@ -525,11 +525,17 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
     };
     for (int i = 0; i < count; ++i) {
         if (have_best && c[i].bound <= value_rank(best)) break;  // sorted: no move left can do better
+        if (have_best && value_rank(best) >= window.hi) break;  // a lower bound at or above the window
+        if (c[i].bound <= window.lo) {  // no move left can lift the value above the window
+            if (!have_best || c[i].bound > value_rank(best)) best = value_of_rank(c[i].bound);  // an upper bound
+            return true;
+        }
         const TbMove& m = c[i].move;
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         Value sdtm = c[i].dtm;
-        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl(), c[i].read ? &c[i].code : nullptr))
+        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl(), c[i].read ? &c[i].code : nullptr,
+                                         successor_window(window, have_best, have_best ? value_rank(best) : 0)))
             return false;
         if (m.double_step) {  // the reply may capture en passant
             int unused_wdl = 0;
@@ -544,7 +550,8 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
 }
 
 bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                              std::optional<int> wdl, const uint32_t* stored_dtm) const {
+                              std::optional<int> wdl, const uint32_t* stored_dtm, RankWindow window) const {
+    assert(window.exact() || !dtz);  // a DTZ (and its DTM context) needs the exact DTM
     if (n == 2) {
         dtm = VALUE_UNKNOWN;
         if (dtz) *dtz = VALUE_UNKNOWN;
@@ -568,7 +575,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         // DTZ from the successors' stored DTZ where it can be read without their DTM, and DTM by
         // branch and bound; else every successor probed whole.
         if (dtz && wdl && dtz_from_moves(*e, *f, pieces, n, stm, *wdl, *dtz)) return dtm_from_moves(pieces, n, stm, dtm);
-        return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm);
+        return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm, window);
     }
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
@@ -639,11 +646,15 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             maybe_draw = *stored_w == 0;
         }
         if (maybe_draw) {
-            Value best = VALUE_UNKNOWN;  // only a winning move matters
-            if (!best_of_moves(b, stm, leaving, count, best, true)) return false;
+            // Only a winning move matters. Searched without a bound below: an upper bound that
+            // is a win would not tell whether a move wins, and the stored DTM holds anything
+            // where none does.
+            Value best = VALUE_UNKNOWN;
+            if (!best_of_moves(b, stm, leaving, count, best, true, RankWindow{RankWindow::NONE_BELOW, window.hi}))
+                return false;
             if (!is_win(best)) dtm = VALUE_UNKNOWN;
             else if (value_rank(best) > value_rank(dtm)) dtm = best;
-        } else if (!best_of_moves(b, stm, leaving, count, dtm, true)) {
+        } else if (!best_of_moves(b, stm, leaving, count, dtm, true, window)) {
             return false;
         }
         if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
@@ -780,7 +791,7 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
     return true;
 }
 
-bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const {
+bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, RankWindow window) const {
     TbBoard b;
     b.set(pieces, n);
     // The stored codes bound the moves as they are, without draw_safe: this position is won
@@ -795,7 +806,7 @@ bool Tablebases::dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& 
         return true;
     }
     bound_moves(b, stm, false, moves, count);
-    return best_of_moves(b, stm, moves, count, dtm, false);
+    return best_of_moves(b, stm, moves, count, dtm, false, window);
 }
 
 std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const {
@@ -870,6 +881,17 @@ std::optional<ProbeResult> Tablebases::probe_position(const Position& pos, int n
         best->dtz = better(best->dtz, stored->dtz, dtz_rank);
     }
     return best;
+}
+
+std::optional<Value> Tablebases::probe_dtm_within(const Position& pos, RankWindow window) const {
+    const int n = pos.count_all();
+    if (pos.castling_rights() || pos.ep_square() != SQ_NONE || n > MAX_PIECES || (n > max_pieces_ && n > 2))
+        return std::nullopt;
+    PieceOn pieces[MAX_PIECES];
+    pieces_of(pos, pieces);
+    Value dtm;
+    if (!distances_of(pieces, n, pos.side_to_move(), dtm, nullptr, std::nullopt, nullptr, window)) return std::nullopt;
+    return dtm;
 }
 
 std::optional<int> Tablebases::probe_wdl(const Position& pos) const {

@@ -25,6 +25,7 @@
 #include "engine/core/position.h"
 #include "tablebase/background_worker.h"
 #include "tablebase/pair_codec.h"
+#include "tablebase/move_values.h"
 #include "tablebase/table_set.h"
 #include "tablebase/value.h"
 
@@ -76,6 +77,9 @@ public:
     std::optional<Value> probe_dtm(const Position& pos) const;
     // WDL, and DTZ50 and DTM where the DTM/DTZ file is there.
     std::optional<ProbeResult> probe(const Position& pos) const;
+    // The DTM searched within `window` as the prober searches a move's successor (RankWindow:
+    // exact inside, a bound on the right side outside), for tests and tools. No en passant right.
+    std::optional<Value> probe_dtm_within(const Position& pos, RankWindow window) const;
 
     // Every legal move with its values, best first for the side to move: by wdl50, then for
     // wins the shortest DTM (then DTZ), for losses the longest. nullopt if a move's table is
@@ -157,14 +161,15 @@ private:
     // `stored_dtm`: the position's stored DTM code if the caller has read it already (a move's
     // bound, bound_moves), where its side is stored.
     bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                      std::optional<int> wdl = std::nullopt, const uint32_t* stored_dtm = nullptr) const;
+                      std::optional<int> wdl = std::nullopt, const uint32_t* stored_dtm = nullptr,
+                      RankWindow window = {}) const;
     // The same for the side to move that a file leaves out (format version 5), not a draw (the
     // caller asks the WDL file first): one ply of moves, each successor probed (the loader's rule,
     // forward_values.h).
     bool distances_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz) const;
     // The DTM alone of such a position known not to be a draw, by branch and bound
-    // (best_of_moves over every legal move).
-    bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm) const;
+    // (best_of_moves over every legal move), within `window`.
+    bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, RankWindow window = {}) const;
     // The DTZ alone of such a position (`wdl` its WDL), in the table of `e` and `f` (the pieces
     // and side as it stores them): zeroing moves by their successors' WDL, quiet moves by the DTZ
     // stored for their successors, read in one batch without their DTM. False where a DTZ needs
@@ -192,8 +197,11 @@ private:
     void report_corrupt_pairs(const Entry& e, const TableFile& f) const;
     // The best value_from_mover of the exact successor values of `c[0..count)` (en passant
     // replies to double steps included), resolved best bound first and only while a bound can
-    // beat `best`, which holds the value to beat if `have_best`. False if a successor is unknown.
-    bool best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best, bool have_best) const;
+    // beat `best`, which holds the value to beat if `have_best`, and can still matter within
+    // `window`: alpha-beta over the moves, each successor searched within the window that can
+    // still change the result (fail-soft, as RankWindow says). False if a successor is unknown.
+    bool best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best, bool have_best,
+                       RankWindow window = {}) const;
     // The table's DTM/DTZ file if it is open, opening it now or in the background.
     const TableFile* distance_file(const Entry& e) const;
     std::optional<ProbeResult> probe_pieces(const PieceOn* pieces, int n, Color stm, int need) const;

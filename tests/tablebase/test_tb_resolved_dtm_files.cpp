@@ -218,6 +218,97 @@ TEST_CASE("a DTM probed alone is exact where captures and promotions decide it",
     CHECK(resolved.refused_files().empty());
 }
 
+TEST_CASE("a successor's window is the mover's turned round, on every value", "[tb][resolved][window]") {
+    // best_of_moves searches a move's successor within successor_window: for that to keep the
+    // mover's window, successor_rank must invert value_from_mover on every value a table holds.
+    std::vector<Value> values{VALUE_UNKNOWN};
+    for (int d = 0; d <= MAX_DISTANCE - 1; ++d) {
+        values.push_back(loss_in(d));
+        if (d > 0) values.push_back(win_in(d));
+    }
+    for (Value v : values) {
+        INFO(signed_distance(v) << (is_loss(v) ? " (loss)" : ""));
+        REQUIRE(value_of_rank(value_rank(v)) == v);
+        REQUIRE(successor_rank(value_rank(value_from_mover(v))) == value_rank(v));
+    }
+    REQUIRE(successor_rank(RankWindow::NONE_ABOVE) == RankWindow::NONE_BELOW);
+    REQUIRE(successor_rank(RankWindow::NONE_BELOW) == RankWindow::NONE_ABOVE);
+    // The mover's best so far raises the bound below, which becomes the successor's bound above.
+    const RankWindow w = successor_window({value_rank(loss_in(10)), value_rank(win_in(9))}, true, value_rank(win_in(21)));
+    CHECK(w.lo == value_rank(loss_in(8)));
+    CHECK(w.hi == value_rank(loss_in(20)));
+}
+
+TEST_CASE("a DTM probed within a window is exact inside it and a bound on the right side outside",
+          "[tb][files][resolved][window]") {
+    // The prober resolves captures, promotions and a left-out side's moves by alpha-beta: each
+    // successor within the window that can still change its mover's value. Windows at and
+    // around each position's exact DTM, on the positions the moves decide and on the left-out
+    // side, with the draws' stored codes at their worst.
+    Tablebases resolved;
+    resolved.set_paths(worst_case_dir().string());
+    std::mt19937_64 rng(29);
+    const uint64_t per_side = test::light_mode() ? 60 : 250;
+    for (const char* name : resolved_tables()) {
+        INFO(name);
+        const Material m = *Material::parse(name);
+        std::string error;
+        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+        REQUIRE(t);
+        TableSet subtables;
+        REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+        const auto low = search_moves_resolved_dtm(*t, subtables, 2);
+        for (Color c : {WHITE, BLACK}) {
+            uint64_t probed = 0, inside = 0, above = 0, below = 0;
+            for (uint64_t tries = 0; probed < per_side && tries < 200 * per_side; ++tries) {
+                const uint64_t i = rng() % t->index.size();
+                const Value exact = t->dtm[c][i];
+                // Half the positions where a capture or promotion decides the DTM.
+                if (is_illegal(exact) || (probed % 2 == 0 && !test_bit(low[c], i))) continue;
+                Position pos;
+                const std::string fen = index_fen(t->index, i, c);
+                REQUIRE(pos.set_fen(fen));
+                INFO(fen);
+                ++probed;
+                const int e = value_rank(exact);
+                std::vector<int> edges{RankWindow::NONE_BELOW, RankWindow::NONE_ABOVE, 0};
+                for (int d : {1, 3, 11, 31}) edges.push_back(value_rank(win_in(d)));
+                for (int d : {0, 2, 10, 30}) edges.push_back(value_rank(loss_in(d)));
+                for (int k = -2; k <= 2; ++k) {
+                    const int d = distance_of(exact) + k;
+                    if (is_win(exact) && d >= 1) edges.push_back(value_rank(win_in(d)));
+                    if (is_loss(exact) && d >= 0) edges.push_back(value_rank(loss_in(d)));
+                }
+                for (int lo : edges)
+                    for (int hi : edges) {
+                        if (lo >= hi) continue;
+                        INFO("window " << lo << " " << hi << ", exact " << e);
+                        const auto r = resolved.probe_dtm_within(pos, RankWindow{lo, hi});
+                        REQUIRE(r);
+                        const int got = value_rank(*r);
+                        if (e >= hi) {
+                            REQUIRE(got >= hi);
+                            REQUIRE(got <= e);
+                            ++above;
+                        } else if (e <= lo) {
+                            REQUIRE(got <= lo);
+                            REQUIRE(got >= e);
+                            ++below;
+                        } else {
+                            REQUIRE(*r == exact);
+                            ++inside;
+                        }
+                    }
+            }
+            CHECK(probed == per_side);
+            CHECK(inside > 0);
+            CHECK(above > 0);
+            CHECK(below > 0);
+        }
+    }
+    CHECK(resolved.refused_files().empty());
+}
+
 TEST_CASE("a left-out side's DTZ probes as generated through each DTZ context", "[tb][files][resolved][oneside]") {
     // The prober reads a left-out side's DTZ from its quiet successors' stored DTZ without their
     // DTM where the context allows (NONE, DTM_SIGN), and probes every successor whole where the
