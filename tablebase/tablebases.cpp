@@ -707,9 +707,13 @@ bool Tablebases::distances_from_moves(const PieceOn* pieces, int n, Color stm, V
 bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceOn* pieces, int n, Color stm, int wdl,
                                 Value& dtz) const {
     const Color them = ~stm;
-    const int dtz_no = e.section_no[int(Metric::DTZ)][them];
+    const int dtz_no = e.section_no[int(Metric::DTZ)][them], dtm_no = e.section_no[int(Metric::DTM)][them];
     const Section& z = f.sections()[dtz_no];
-    if (z.h.context == uint8_t(Context::DTM_CODE)) return false;
+    // Under a DTM_CODE context a successor's DTZ is read through its exact DTM's code: the stored
+    // DTM code, read in the same batch, unless a capture or promotion of the successor may beat it
+    // (a MOVES_RESOLVED section), where the successor's DTM is resolved first.
+    const bool by_code = z.h.context == uint8_t(Context::DTM_CODE);
+    const Section& ms = f.sections()[dtm_no];
     TbBoard b;
     b.set(pieces, n);
     TbMove moves[MAX_TB_MOVES];
@@ -746,45 +750,98 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
         if (!have_best || value_rank(v) > value_rank(best)) best = v;
         have_best = true;
     };
+    // Zeroing moves first: a won position with a zeroing move that keeps the win has DTZ 1, and
+    // then no quiet move is read.
+    for (int i = 0; i < count && !failed; ++i) {
+        if (!moves[i].zeroing(b)) continue;
+        PieceOn after[MAX_PIECES];
+        const int k = pieces_after(b, moves[i], after);
+        consider(dtz_of_zeroing_move(successor_wdl(moves[i], after, k)));
+    }
+    if (failed) return false;
+    if (have_best && best == win_in(1)) {
+        dtz = best;
+        return true;
+    }
     // Quiet moves stay in this table, on the side it stores: their DTZ is read, in one batch. A
     // draw's DTZ may be anything (version 10) and a lost position's successors are all won, so
     // only a won position asks its quiet successors' WDL, to read the lost ones alone.
-    PairsReader::BatchRead reads[MAX_TB_MOVES];
-    uint32_t contexts[MAX_TB_MOVES];
-    int pending = 0;
+    struct Quiet {
+        PieceOn after[MAX_PIECES];
+        int k;
+        uint64_t at;
+        uint32_t context;
+        std::optional<int> wdl;  // the successor's, where asked
+        int dtm_read;            // its DTM code's read in `reads` (by_code), or -1
+    };
+    Quiet quiet[MAX_TB_MOVES];
+    PairsReader::BatchRead reads[2 * MAX_TB_MOVES];
+    int num_quiet = 0, num_reads = 0;
     for (int i = 0; i < count && !failed; ++i) {
         const TbMove& m = moves[i];
-        PieceOn after[MAX_PIECES];
-        const int k = pieces_after(b, m, after);
-        if (m.zeroing(b)) {
-            consider(dtz_of_zeroing_move(successor_wdl(m, after, k)));
-            continue;
-        }
-        uint32_t ctx = 2;  // the successor wins (DTM_SIGN)
+        if (m.zeroing(b)) continue;
+        Quiet& q = quiet[num_quiet];
+        q.k = pieces_after(b, m, q.after);
+        q.context = 2;  // the successor wins (DTM_SIGN)
+        q.wdl.reset();
         if (wdl > 0) {
-            const int w = successor_wdl(m, after, k);
+            const int w = successor_wdl(m, q.after, q.k);
             if (w >= 0) continue;  // not a winning move: never the best of a won position
-            ctx = 0;
+            q.context = 0;
+            q.wdl = w;
         }
-        if (z.h.context == uint8_t(Context::NONE)) ctx = 0;
-        const uint64_t at = z.order.to_storage(e.index->encode(placement_for(*e.index, after, k)));
+        if (z.h.context == uint8_t(Context::NONE)) q.context = 0;
+        q.at = z.order.to_storage(e.index->encode(placement_for(*e.index, q.after, q.k)));
+        q.dtm_read = -1;
         if (z.pairs) {
-            reads[pending].reader = &*z.pairs;
-            reads[pending].position = at;
-            contexts[pending++] = ctx;
-            continue;
+            reads[num_reads].reader = &*z.pairs;
+            reads[num_reads++].position = q.at;
         }
-        uint32_t code;
-        uint16_t symbol;
-        if (!stored_code(e, f, dtz_no, at, code) || !z.symbol(ctx, code, symbol)) return false;
-        consider(value_from_mover(symbol));
+        if (by_code && ms.pairs) {  // the DTM section shares the DTZ's storage order (checked at load)
+            q.dtm_read = num_reads;
+            reads[num_reads].reader = &*ms.pairs;
+            reads[num_reads++].position = q.at;
+        }
+        ++num_quiet;
     }
     if (failed) return false;
-    PairsReader::read_codes(reads, pending);
-    for (int i = 0; i < pending; ++i) {
+    PairsReader::read_codes(reads, num_reads);
+    for (int i = 0, r = 0; i < num_quiet; ++i) {
+        Quiet& q = quiet[i];
+        uint32_t code;
+        if (z.pairs) {
+            const PairsReader::BatchRead& x = reads[r++];
+            if (!x.ok) report_corrupt_pairs(e, f);
+            if (!x.ok) return false;
+            code = x.code;
+        } else if (!stored_code(e, f, dtz_no, q.at, code)) {
+            return false;
+        }
+        if (by_code) {
+            uint32_t dtm_code;
+            if (q.dtm_read >= 0) {
+                const PairsReader::BatchRead& x = reads[r++];
+                if (!x.ok) report_corrupt_pairs(e, f);
+                if (!x.ok) return false;
+                dtm_code = x.code;
+            } else if (!stored_code(e, f, dtm_no, q.at, dtm_code)) {
+                return false;
+            }
+            if (ms.h.flags & FLAG_MOVES_RESOLVED) {
+                TbBoard sb;
+                sb.set(q.after, q.k);
+                bool leaves = false;
+                for_each_leaving_move(sb, them, [&](const TbMove&) { leaves = true; });
+                if (leaves) {  // the exact DTM's code, as distances_of takes it for the DTZ's context
+                    Value sdtm;
+                    if (!distances_of(q.after, q.k, them, sdtm, nullptr, q.wdl, &dtm_code)) return false;
+                    if (const int exact = code_of_value(ms.code_by_value, sdtm); exact >= 0) dtm_code = uint32_t(exact);
+                }
+            }
+            q.context = dtm_code;
+        }
         uint16_t symbol;
-        if (!reads[i].ok) report_corrupt_pairs(e, f);
-        if (!reads[i].ok || !z.symbol(contexts[i], reads[i].code, symbol)) return false;
+        if (!z.symbol(q.context, code, symbol)) return false;
         consider(value_from_mover(symbol));
     }
     dtz = best;
