@@ -572,8 +572,8 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     pieces = at.pieces;
     stm = at.stm;
     if (f->left_out_side() == stm) {
-        // DTZ from the successors' stored DTZ where it can be read without their DTM, and DTM by
-        // branch and bound; else every successor probed whole.
+        // DTZ from the successors' stored DTZ, read in one batch, and DTM by branch and bound;
+        // where a read fails or the WDL is unknown, every successor probed whole.
         if (dtz && wdl && dtz_from_moves(*e, *f, pieces, n, stm, *wdl, *dtz)) return dtm_from_moves(pieces, n, stm, dtm);
         return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm, window);
     }

@@ -159,7 +159,8 @@ private:
     enum Need { NEED_WDL = 1, NEED_DTZ = 2, NEED_DTM = 4, NEED_ALL = 7 };
     // `wdl`: the position's WDL if the caller has probed it already (a left-out side needs it).
     // `stored_dtm`: the position's stored DTM code if the caller has read it already (a move's
-    // bound, bound_moves), where its side is stored.
+    // bound, bound_moves), where its side is stored. `window`: the DTM is searched within it
+    // (RankWindow); only the exact window may ask for the DTZ.
     bool distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
                       std::optional<int> wdl = std::nullopt, const uint32_t* stored_dtm = nullptr,
                       RankWindow window = {}) const;
@@ -172,9 +173,9 @@ private:
     bool dtm_from_moves(const PieceOn* pieces, int n, Color stm, Value& dtm, RankWindow window = {}) const;
     // The DTZ alone of such a position (`wdl` its WDL), in the table of `e` and `f` (the pieces
     // and side as it stores them): zeroing moves by their successors' WDL, quiet moves by the DTZ
-    // stored for their successors, read in one batch without their DTM. False where a DTZ needs
-    // its position's exact DTM (a section whose context is the DTM code) or a read failed: the
-    // caller then probes every successor whole (distances_from_moves).
+    // stored for their successors, read in one batch (with their DTM codes where those are the
+    // DTZ's context, a successor that a capture or promotion may decide resolved first). False
+    // if a read failed: the caller then probes every successor whole (distances_from_moves).
     bool dtz_from_moves(const Entry& e, const TableFile& f, const PieceOn* pieces, int n, Color stm, int wdl,
                         Value& dtz) const;
     // A legal move with the best value_rank (mover's view) it can give the mover, from a read of
