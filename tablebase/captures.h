@@ -67,7 +67,8 @@ bool for_each_resolving_move(const TbBoard& b, Color us, bool promotions, F&& f)
 }
 
 // The best WDL (from `us`'s view) that a resolving move reaches, searched until one reaches
-// `enough`. `wdl_after(pieces, n)` gives the WDL after the move from the opponent's view, or
+// `enough`. `wdl_after(pieces, n, best)` gives the WDL after the move from the opponent's view
+// (`best`: the best so far, -3 before any, for a caller that searches within a window), or
 // nullopt when it is unknown (a table missing). Returns nullopt if a move's value was unknown
 // before `enough` was reached, -3 if there is no resolving move. The writer, the prober and
 // the verifier all decide which positions the moves resolve with it.
@@ -78,7 +79,7 @@ std::optional<int> best_resolving_move(const TbBoard& b, Color us, bool promotio
     for_each_resolving_move(b, us, promotions, [&](const TbMove& m) {
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
-        const std::optional<int> v = wdl_after(after, k);
+        const std::optional<int> v = wdl_after(after, k, best);
         if (!v) {
             missing = true;
             return true;
@@ -124,6 +125,12 @@ void for_each_leaving_move(const TbBoard& b, Color us, F&& f) {
         f(m);
         return false;
     });
+}
+
+// Whether `us` has a move that leaves the table (one of for_each_leaving_move's): stops at the first.
+inline bool has_leaving_move(const TbBoard& b, Color us) {
+    auto any = [](const TbMove&) { return true; };
+    return for_each_legal_capture(b, us, any) || for_each_quiet_promotion(b, us, {QUEEN}, any);
 }
 
 // The best DTM (from `us`'s view) that a move leaving the table reaches. `dtm_after(pieces, n)`

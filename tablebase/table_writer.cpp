@@ -64,7 +64,7 @@ std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t,
                 const int wdl = wdl_of_dtz(t.dtz[us][i]);
                 const std::optional<int> best = best_resolving_move(
                     b, us, false, wdl,
-                    [&](const PieceOn* after, int k) { return subtables.lookup_wdl(after, k, ~us); });
+                    [&](const PieceOn* after, int k, int) { return subtables.lookup_wdl(after, k, ~us); });
                 if (best && *best >= wdl) set_bit(decided[us].data(), i);
             }
         }

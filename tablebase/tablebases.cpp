@@ -52,6 +52,15 @@ uint64_t slot_hash(uint64_t key) { return ((key ^ (key >> 31)) * 0x9E3779B97F4A7
 
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
+// The context of a DTZ read through DTM codes (Context::DTM_CODE): where the DTM section leaves
+// captures and promotions to the reader, the lowest code of the exact DTM (the writer's rule,
+// encode_dtz), else the code stored.
+uint32_t dtm_code_context(const Section& dtm_section, Value exact_dtm, uint32_t stored_code) {
+    if (!(dtm_section.h.flags & FLAG_MOVES_RESOLVED)) return stored_code;
+    const int code = code_of_value(dtm_section.code_by_value, exact_dtm);
+    return code >= 0 ? uint32_t(code) : stored_code;
+}
+
 // Orders DTZ values the same way, wins under the 50-move rule before cursed ones.
 int dtz_rank(Value v) { return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0); }
 
@@ -383,8 +392,9 @@ std::optional<int> Tablebases::wdl_within(const PieceOn* pieces, int n, Color st
     stm = at.stm;
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     const std::optional<int> stored = stored_wdl(*e, idx, stm);
-    // The stored WDL is never above the true one, so one at or above beta is a lower bound.
-    if (!stored || *stored == 2 || *stored >= beta) return stored;
+    // The stored WDL is never above the true one, so one at or above beta is a lower bound (beta
+    // is at most 2: wdl_of's window, or a successor's, -max(alpha, best)).
+    if (!stored || *stored >= beta) return stored;
     const Section& s = e->files[KIND_WDL]->sections()[e->section_no[int(Metric::WDL)][stm]];
     if (!(s.h.flags & FLAG_CAPTURE_RESOLVED)) return stored;  // PROMOTIONS_RESOLVED comes with it
 
@@ -393,21 +403,12 @@ std::optional<int> Tablebases::wdl_within(const PieceOn* pieces, int n, Color st
     // each successor only within the window that can still raise the result.
     TbBoard b;
     b.set(pieces, n);
-    int best = *stored;
-    bool missing = false;
-    for_each_resolving_move(b, stm, s.h.flags & FLAG_PROMOTIONS_RESOLVED, [&](const TbMove& m) {
-        PieceOn after[MAX_PIECES];
-        const int k = pieces_after(b, m, after);
-        const std::optional<int> v = wdl_within(after, k, ~stm, -beta, -std::max(alpha, best));
-        if (!v) {
-            missing = true;
-            return true;
-        }
-        best = std::max(best, -*v);
-        return best >= beta || best == 2;
-    });
-    if (missing) return std::nullopt;
-    return best;
+    const std::optional<int> best = best_resolving_move(
+        b, stm, s.h.flags & FLAG_PROMOTIONS_RESOLVED, beta, [&](const PieceOn* after, int k, int so_far) {
+            return wdl_within(after, k, ~stm, -beta, -std::max({alpha, *stored, so_far}));
+        });
+    if (!best) return std::nullopt;
+    return std::max(*stored, *best);
 }
 
 // The prober makes an array of these for every move a position could have, at every probe that
@@ -657,7 +658,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         } else if (!best_of_moves(b, stm, leaving, count, dtm, true, window)) {
             return false;
         }
-        if (const int code = code_of_value(m.code_by_value, dtm); code >= 0) dtm_code = uint32_t(code);  // DTZ's context
+        dtm_code = dtm_code_context(m, dtm, dtm_code);
     }
     if (!dtz) return true;
     if (f->version() >= DRAWS_IN_WDL_VERSION && is_draw(dtm)) {  // a draw's DTZ is not stored
@@ -772,11 +773,25 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
         uint64_t at;
         uint32_t context;
         std::optional<int> wdl;  // the successor's, where asked
-        int dtm_read;            // its DTM code's read in `reads` (by_code), or -1
     };
     Quiet quiet[MAX_TB_MOVES];
+    // Codes in pair blocks go into the batch: the DTZ code, then (by_code) the DTM code, of each
+    // quiet successor; the DTM section shares the DTZ's storage order (checked at load).
     PairsReader::BatchRead reads[2 * MAX_TB_MOVES];
-    int num_quiet = 0, num_reads = 0;
+    int num_quiet = 0, num_reads = 0, next_read = 0;
+    auto queue = [&](const Section& s, uint64_t at) {
+        if (!s.pairs) return;
+        reads[num_reads].reader = &*s.pairs;
+        reads[num_reads++].position = at;
+    };
+    // The code at `at` of section `no` (`s`): the batch's next read, or read now outside pair blocks.
+    auto read_code = [&](const Section& s, int no, uint64_t at, uint32_t& code) {
+        if (!s.pairs) return stored_code(e, f, no, at, code);
+        const PairsReader::BatchRead& x = reads[next_read++];
+        if (!x.ok) report_corrupt_pairs(e, f);
+        code = x.code;
+        return x.ok;
+    };
     for (int i = 0; i < count && !failed; ++i) {
         const TbMove& m = moves[i];
         if (m.zeroing(b)) continue;
@@ -792,53 +807,30 @@ bool Tablebases::dtz_from_moves(const Entry& e, const TableFile& f, const PieceO
         }
         if (z.h.context == uint8_t(Context::NONE)) q.context = 0;
         q.at = z.order.to_storage(e.index->encode(placement_for(*e.index, q.after, q.k)));
-        q.dtm_read = -1;
-        if (z.pairs) {
-            reads[num_reads].reader = &*z.pairs;
-            reads[num_reads++].position = q.at;
-        }
-        if (by_code && ms.pairs) {  // the DTM section shares the DTZ's storage order (checked at load)
-            q.dtm_read = num_reads;
-            reads[num_reads].reader = &*ms.pairs;
-            reads[num_reads++].position = q.at;
-        }
+        queue(z, q.at);
+        if (by_code) queue(ms, q.at);
         ++num_quiet;
     }
     if (failed) return false;
     PairsReader::read_codes(reads, num_reads);
-    for (int i = 0, r = 0; i < num_quiet; ++i) {
+    for (int i = 0; i < num_quiet; ++i) {
         Quiet& q = quiet[i];
         uint32_t code;
-        if (z.pairs) {
-            const PairsReader::BatchRead& x = reads[r++];
-            if (!x.ok) report_corrupt_pairs(e, f);
-            if (!x.ok) return false;
-            code = x.code;
-        } else if (!stored_code(e, f, dtz_no, q.at, code)) {
-            return false;
-        }
+        if (!read_code(z, dtz_no, q.at, code)) return false;
         if (by_code) {
             uint32_t dtm_code;
-            if (q.dtm_read >= 0) {
-                const PairsReader::BatchRead& x = reads[r++];
-                if (!x.ok) report_corrupt_pairs(e, f);
-                if (!x.ok) return false;
-                dtm_code = x.code;
-            } else if (!stored_code(e, f, dtm_no, q.at, dtm_code)) {
-                return false;
-            }
+            uint16_t stored;
+            if (!read_code(ms, dtm_no, q.at, dtm_code) || !ms.symbol(0, dtm_code, stored)) return false;
+            // The successor is no draw: its stored DTM is exact unless a capture or promotion of
+            // its own may beat it, and then it is resolved (given the code already read).
+            Value exact = stored;
             if (ms.h.flags & FLAG_MOVES_RESOLVED) {
                 TbBoard sb;
                 sb.set(q.after, q.k);
-                bool leaves = false;
-                for_each_leaving_move(sb, them, [&](const TbMove&) { leaves = true; });
-                if (leaves) {  // the exact DTM's code, as distances_of takes it for the DTZ's context
-                    Value sdtm;
-                    if (!distances_of(q.after, q.k, them, sdtm, nullptr, q.wdl, &dtm_code)) return false;
-                    if (const int exact = code_of_value(ms.code_by_value, sdtm); exact >= 0) dtm_code = uint32_t(exact);
-                }
+                if (has_leaving_move(sb, them) && !distances_of(q.after, q.k, them, exact, nullptr, q.wdl, &dtm_code))
+                    return false;
             }
-            q.context = dtm_code;
+            q.context = dtm_code_context(ms, exact, dtm_code);
         }
         uint16_t symbol;
         if (!z.symbol(q.context, code, symbol)) return false;

@@ -90,7 +90,7 @@ VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, C
                     b.set(index, p);
                     const std::optional<int> best = best_resolving_move(
                         b, us, flags[us] & FLAG_PROMOTIONS_RESOLVED, 2,
-                        [&](const PieceOn* after, int k) { return subtables.lookup_wdl(after, k, ~us); });
+                        [&](const PieceOn* after, int k, int) { return subtables.lookup_wdl(after, k, ~us); });
                     if (best) answer = std::max(answer, *best);
                     if (answer == expected) continue;
                 }
