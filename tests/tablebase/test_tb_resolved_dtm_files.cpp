@@ -97,6 +97,23 @@ const fs::path& exact_dir() {
     return dir;
 }
 
+// A generated table of the test tables and, per side to move, its positions whose DTM a capture
+// or promotion achieves: where a resolved file's stored value may be lower.
+struct DecidedTable {
+    std::shared_ptr<TableValues> t;
+    std::array<PositionBits, COLOR_NB> by_moves;
+};
+DecidedTable load_decided(const Material& m) {
+    std::string error;
+    DecidedTable d;
+    d.t = load_table_values(test::test_tables_dir(), m, &error, 2);
+    REQUIRE(d.t);
+    TableSet subtables;
+    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+    d.by_moves = search_moves_resolved_dtm(*d.t, subtables, 2);
+    return d;
+}
+
 }  // namespace
 
 TEST_CASE("resolved DTM files load every value as generated and are smaller", "[tb][files][resolved]") {
@@ -138,13 +155,9 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
     for (const char* name : resolved_tables()) {
         INFO(name);
         const Material m = *Material::parse(name);
-        std::string error;
-        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
-        REQUIRE(t);
-        TableSet subtables;
-        REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-        // Positions whose DTM a capture or promotion achieves, where the stored value may be lower.
-        const auto low = search_moves_resolved_dtm(*t, subtables, 2);
+        const DecidedTable d = load_decided(m);
+        const auto& t = d.t;
+        const auto& low = d.by_moves;
         const uint64_t n = t->index.size();
         uint64_t probed = 0, by_moves = 0, ranked = 0;
         for (uint64_t k = 0; k < (light ? 1500u : 15000u); ++k) {
@@ -187,12 +200,9 @@ TEST_CASE("a DTM probed alone is exact where captures and promotions decide it",
     for (const char* name : resolved_tables()) {
         INFO(name);
         const Material m = *Material::parse(name);
-        std::string error;
-        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
-        REQUIRE(t);
-        TableSet subtables;
-        REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-        const auto low = search_moves_resolved_dtm(*t, subtables, 2);
+        const DecidedTable d = load_decided(m);
+        const auto& t = d.t;
+        const auto& low = d.by_moves;
         for (Color c : {WHITE, BLACK}) {
             uint64_t decided = 0;
             for (uint64_t i = 0; i < t->index.size(); ++i) decided += test_bit(low[c], i);
@@ -252,12 +262,9 @@ TEST_CASE("a DTM probed within a window is exact inside it and a bound on the ri
     for (const char* name : resolved_tables()) {
         INFO(name);
         const Material m = *Material::parse(name);
-        std::string error;
-        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
-        REQUIRE(t);
-        TableSet subtables;
-        REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-        const auto low = search_moves_resolved_dtm(*t, subtables, 2);
+        const DecidedTable d = load_decided(m);
+        const auto& t = d.t;
+        const auto& low = d.by_moves;
         for (Color c : {WHITE, BLACK}) {
             uint64_t probed = 0, inside = 0, above = 0, below = 0;
             for (uint64_t tries = 0; probed < per_side && tries < 200 * per_side; ++tries) {
