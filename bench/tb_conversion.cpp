@@ -19,7 +19,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 using namespace pythia;
 using pythia::bench::Engine;

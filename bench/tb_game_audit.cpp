@@ -21,7 +21,7 @@
 #include "book/pgn_game.h"
 #include "book/pgn_reader.h"
 #include "engine/core/notation.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 using namespace pythia;
 

@@ -31,11 +31,11 @@
 #include <vector>
 
 #include "engine/core/movegen.h"
-#include "tablebase/file_format.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_index.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/format/table_index.h"
 #include "engine/core/random_position.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 #ifdef PYTHIA_HAVE_FATHOM
 #include <tbprobe.h>
@@ -50,7 +50,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
     std::string dir = PYTHIA_DEFAULT_TB_DIR;
-    std::string syzygy = "../shared/truth/syzygy";
+    std::string syzygy;  // --syzygy: a folder of Syzygy files to compare with (none by default)
     int positions = 100000;
     int runs = 5;
     int min_pieces = 3;
@@ -189,8 +189,9 @@ int main(int argc, char** argv) {
         return 1;
     }
 #ifdef PYTHIA_HAVE_FATHOM
-    const bool fathom = tb_init(o.syzygy.c_str()) && TB_LARGEST > 0;
-    if (!fathom) std::fprintf(stderr, "tb-probe-bench: no Syzygy tables in %s; no comparison\n", o.syzygy.c_str());
+    const bool fathom = !o.syzygy.empty() && tb_init(o.syzygy.c_str()) && TB_LARGEST > 0;
+    if (!fathom && !o.syzygy.empty())
+        std::fprintf(stderr, "tb-probe-bench: no Syzygy tables in %s; no comparison\n", o.syzygy.c_str());
 #else
     const bool fathom = false;
 #endif
@@ -251,8 +252,7 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    // Tables whose DTM/DTZ file leaves a side to move out (format version 5, `tb rewrite
-    // --one-side`): their DTM probes of that side probe every move, so they are timed apart.
+    // Tables whose DTM/DTZ file leaves a side to move out (the 5-piece tables): their DTM probes of that side probe every move, so they are timed apart.
     std::vector<Position> dtm_stored, dtm_recovered;
     {
         std::map<std::string, std::optional<Color>> left_out;  // by normalized material name

@@ -1,3 +1,3 @@
-#include "engine/uci/cli.h"
+#include "engine/cli/command.h"
 
-int main(int argc, char** argv) { return pythia::run_command_line(argc, argv); }
+int main(int argc, char** argv) { return pythia::cli::run_command_line(argc, argv); }

@@ -7,7 +7,7 @@
 #include "eval/evaluate.h"
 #include "search/movepick.h"
 #include "search/see.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 namespace pythia {
 

@@ -5,8 +5,7 @@
 // Why: a probe of a 5-piece WDL table reads a few cache lines at random places of a 253 MB
 // set. With 4 KiB pages nearly every one of those reads also misses the TLB, and a page walk
 // under a virtual machine's nested paging costs as much as a cache miss. The same reads from
-// memory in 2 MiB pages made WDL probes 12-13 % faster here (tablebase/FORMAT.md, "WDL files
-// in huge pages"). Where the kernel gives no huge pages (transparent huge pages off), the
+// memory in 2 MiB pages made WDL probes 12-13 % faster (bench/README.md). Where the kernel gives no huge pages (transparent huge pages off), the
 // memory works the same in small pages.
 #pragma once
 

@@ -9,7 +9,7 @@
 #include "engine/uci/options.h"
 #include "search/limits.h"
 #include "search/search.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 namespace pythia {
 

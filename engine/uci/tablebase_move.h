@@ -8,7 +8,7 @@
 
 #include "engine/core/position.h"
 #include "search/search.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 namespace pythia {
 

@@ -101,7 +101,7 @@ void UciEngine::declare_options() {
     options_.add_spin("TBProbeLimit", 5, 0, 5);
     options_.add_check("TB50MoveRule", true);
     // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
-    // with the whole 3-5-piece set (tablebase/FORMAT.md, "WDL files in huge pages"). Off for
+    // with the whole 3-5-piece set (bench/README.md). Off for
     // many engines on one small machine. The tables are opened again either way.
     options_.add_check("TBWDLInMemory", true, [this](const Option& o) {
         tablebases_.copy_wdl_files_to_memory(o.check());

@@ -14,7 +14,7 @@
 #include "book/book_player.h"
 #include "engine/uci/options.h"
 #include "search/search.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 
 namespace pythia {
 

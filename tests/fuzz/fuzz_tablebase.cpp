@@ -26,8 +26,8 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/core/position.h"
-#include "tablebase/file_format.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/probe/tablebases.h"
 
 using namespace pythia;
 using namespace pythia::tb;

@@ -8,9 +8,9 @@
 #include <initializer_list>
 
 #include "engine/core/position.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_statistics.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_statistics.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_test_tables.h"
 
 namespace pythia::test {

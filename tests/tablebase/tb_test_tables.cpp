@@ -14,10 +14,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "tablebase/file_format.h"
-#include "tablebase/generator.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_writer.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_writer.h"
 
 namespace pythia::test {
 

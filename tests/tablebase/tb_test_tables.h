@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "engine/core/position.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_set.h"
-#include "tablebase/table_writer.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/format/table_set.h"
+#include "tablebase/generate/table_writer.h"
 
 namespace pythia::test {
 

@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tablebase/table_loader.h"
+#include "tablebase/generate/table_loader.h"
 #include "truth.h"
 #include "truth_compare.h"
 

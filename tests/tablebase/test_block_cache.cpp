@@ -1,18 +1,18 @@
-// The per-thread cache of decoded LZ4 blocks (the sections of format version 1 and 2 files; the
-// writer now uses the pair codec, which needs no cache): whatever the order of the probes (first visits that decode only
-// a block's prefix, revisits beyond it, evictions by other blocks, blocks of many sections with
-// and without a dictionary), the bytes it hands out up to the probed one equal those of a full
-// decode of the block.
+// The per-thread cache of decoded LZ4 blocks (the DTM and DTZ sections whose codes are wider than
+// 8 bits, which the pair codec cannot hold): whatever the order of the probes (first visits that
+// decode only a block's prefix, revisits beyond it, evictions by other blocks, blocks of many
+// sections, with a dictionary), the bytes it hands out up to the probed one equal
+// those of a full decode of the block.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <memory>
 #include <random>
 
-#include "tablebase/block_cache.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_writer.h"
+#include "tablebase/format/block_cache.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_writer.h"
 #include "tb_test_tables.h"
 
 using namespace pythia;
@@ -51,7 +51,7 @@ int mismatches(const std::vector<Probe>& probes) {
 void add_probes(const TableFile& f, std::mt19937_64& rng, std::vector<Probe>& probes) {
     for (uint32_t no = 0; no < f.sections().size(); ++no) {
         const Section& s = f.sections()[no];
-        if (s.bits() == 0) continue;
+        if (s.bits() == 0 || s.pairs) continue;  // the cache holds LZ4 blocks only
         auto positions_in = [&](uint64_t b) {
             return std::min<uint64_t>(s.h.block_positions, f.positions() - b * s.h.block_positions);
         };
@@ -72,7 +72,7 @@ void add_probes(const TableFile& f, std::mt19937_64& rng, std::vector<Probe>& pr
 }  // namespace
 
 TEST_CASE("the block cache returns the bytes of a full decode, in any order of probes", "[tb][files][cache]") {
-    // DTM/DTZ files of tables small and large, with and without a dictionary.
+    // DTM/DTZ files of tables small and large, written with 16-bit codes.
     const std::vector<std::pair<const char*, FileKind>> files = {
         {"KQvK", FileKind::DISTANCE},  {"KRvK", FileKind::DISTANCE},  {"KPvK", FileKind::DISTANCE},
         {"KQvKR", FileKind::DISTANCE}, {"KRvKP", FileKind::DISTANCE}, {"KPvKP", FileKind::DISTANCE},
@@ -82,29 +82,40 @@ TEST_CASE("the block cache returns the bytes of a full decode, in any order of p
     std::vector<std::unique_ptr<TableFile>> opened;
     std::mt19937_64 rng(7);
     std::vector<Probe> probes;
-    int with_dictionary = 0, without_dictionary = 0;
+    int lz4_sections = 0, with_dictionary = 0;
     for (auto [name, kind] : files) {
         INFO(name);
         indexes.push_back(std::make_unique<TableIndex>(*Material::parse(name)));
-        // Written again with LZ4 sections, as format version 2 wrote DTM and DTZ.
+        // Written again with each distance spread over 16 values, so that a section holds more
+        // than 256 symbols, as 5-piece DTM sections do: 16-bit codes, in LZ4 blocks.
         std::string error;
         auto values = load_table_values(test::test_tables_dir(), *Material::parse(name), &error, 2);
         REQUIRE(values);
+        for (Color c : {WHITE, BLACK})
+            for (ValueArray* metric : {&values->dtm[c], &values->dtz[c]})
+                for (uint64_t i = 0; i < metric->size(); ++i) {
+                    Value& v = (*metric)[i];
+                    const int spread = distance_of(v) * 16 + int(i % 16);
+                    if (is_win(v)) v = win_in(spread | 1);
+                    else if (is_loss(v)) v = loss_in(spread & ~1);
+                }
         GenerationInfo info;
-        info.distance_codec = Codec::LZ4;
+        info.threads = 2;
         REQUIRE(write_table_files(*values, dir, info, &error));
         const auto path = dir / (std::string(name) + (kind == FileKind::WDL ? ".pytw" : ".pytd"));
         opened.push_back(TableFile::open(path, *indexes.back(), kind, &error));
         REQUIRE(opened.back());
         for (const Section& s : opened.back()->sections()) {
-            REQUIRE_FALSE(s.pairs.has_value());
-            with_dictionary += s.bits() && s.h.dict_size;
-            without_dictionary += s.bits() && !s.h.dict_size;
+            // A constant section, or a DTZ read through the DTM's sign that still fits 8 bits.
+            if (s.pairs || s.bits() == 0) continue;
+            CHECK(s.bits() == 16);
+            ++lz4_sections;
+            with_dictionary += s.h.dict_size != 0;
         }
         add_probes(*opened.back(), rng, probes);
     }
+    CHECK(lz4_sections >= 4);
     CHECK(with_dictionary > 0);
-    CHECK(without_dictionary > 0);
     REQUIRE(probes.size() > 1000);
     std::shuffle(probes.begin() + probes.size() / 2, probes.end(), rng);  // and half of them in random order
     CHECK(mismatches(probes) == 0);

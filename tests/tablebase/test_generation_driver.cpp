@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "tablebase/generation_driver.h"
+#include "tablebase/generate/generation_driver.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -128,17 +128,17 @@ TEST_CASE("the sides to move of each successor: captures leave the captured side
     CHECK(sides_of("KRvKN") == std::map<std::string, uint8_t>{{"KRvK", B}, {"KNvK", B}});
 }
 
-TEST_CASE("a generated table is written without holding its subtables", "[tb][driver]") {
-    // The write runs beside the next generation; the subtables it would hold are memory the
-    // budget could not free. The generator records the capture-resolved positions, so the
-    // writer does not need them.
+TEST_CASE("a generated table is written with its subtables and its capture-resolved positions", "[tb][driver]") {
+    // The writer resolves DTM through the subtables and the check looks the table's moves up in
+    // them; the generator records the positions a capture resolves, so the writer need not
+    // search them again.
     MemoryStore ms;
     generate(ms, size_t(1) << 32);
     for (const auto& [name, t] : ms.tables) {
         INFO(name);
         CHECK(!t->capture_resolved[WHITE].empty());
     }
-    CHECK(ms.most_subtables_saved_with == 0);
+    CHECK(ms.most_subtables_saved_with > 0);
 }
 
 TEST_CASE("the default memory budget is part of the machine's memory", "[tb][driver]") {

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "tablebase/table_index.h"
+#include "tablebase/format/table_index.h"
 #include "test_mode.h"
 
 using namespace pythia;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "tablebase/material.h"
+#include "tablebase/format/material.h"
 
 using namespace pythia;
 using namespace pythia::tb;

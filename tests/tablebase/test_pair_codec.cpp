@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "tablebase/pair_codec.h"
+#include "tablebase/format/pair_codec.h"
 #include "test_mode.h"
 
 using namespace pythia::tb;
@@ -67,7 +67,7 @@ std::vector<Stream> streams(int bits) {
 }
 
 // 6000 random words of 8 codes, each used 10 times in random order: a grammar of more than 4096
-// symbols (format version 8), many of them with short codes.
+// symbols, many of them with short codes.
 std::vector<uint8_t> many_words(uint32_t terminals) {
     std::mt19937_64 rng(terminals);
     std::vector<std::vector<uint8_t>> words(6000, std::vector<uint8_t>(8));
@@ -92,12 +92,11 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
             for (const auto& candidates :
                  {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256},
                   std::vector<uint32_t>{4096}})
-                for (const auto layout : {pairs::Layout::VERSION_9, pairs::Layout::VERSION_8}) {
-                    INFO("layout " << (layout == pairs::Layout::VERSION_9 ? 9 : 8));
+                {
                     const std::vector<uint8_t> payload =
-                        encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates, layout);
+                        encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates);
                     std::string why;
-                    const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why, layout);
+                    const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why);
                     INFO(why);
                     REQUIRE(r);
                     std::vector<uint8_t> whole(packed.size(), 0);
@@ -239,81 +238,7 @@ TEST_CASE("the pair codec's second stage takes runs of long symbols left to righ
     CHECK(wrong == 0);
 }
 
-TEST_CASE("version 8 payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
-    const Stream s = streams(2)[2];
-    const uint64_t n = s.codes.size();
-    const std::vector<uint8_t> packed = pack(s.codes, 2);
-    const auto v8 = pairs::Layout::VERSION_8;
-    const std::vector<uint8_t> good = encode_pairs(packed.data(), 2, n, s.terminals, 2, pairs::DEFAULT_BLOCK_BYTES, v8);
-    pairs::Header h;
-    std::memcpy(&h, good.data(), sizeof h);
-    REQUIRE(h.num_symbols > h.num_terminals);
-    const size_t rules_at = sizeof h, lengths_at = rules_at + 4 * (h.num_symbols - h.num_terminals);
-    const size_t index_at = lengths_at + h.num_symbols, blocks_at = pairs::blocks_offset(h);
-    REQUIRE(blocks_at % 64 == 0);
-    REQUIRE(blocks_at >= index_at + 6 * h.num_index);
-    REQUIRE(blocks_at + h.num_blocks * h.block_bytes == good.size());
-    std::string why;
-    auto refused = [&](std::vector<uint8_t> bytes, uint64_t positions = 0, uint32_t terminals = 0) {
-        return !PairsReader::parse(bytes.data(), bytes.size(), positions ? positions : n,
-                                   terminals ? terminals : s.terminals, &why, v8);
-    };
-    CHECK_FALSE(refused(good));
-    CHECK(refused(std::vector<uint8_t>(good.begin(), good.end() - 1)));  // truncated
-    CHECK(refused(std::vector<uint8_t>(good.begin(), good.begin() + 10)));
-    CHECK(refused(good, n + 1));             // another table's positions
-    CHECK(refused(good, 0, s.terminals - 1));  // another section's symbols
-    {
-        auto bad = good;  // a pair made of itself: the tree would have no bottom
-        const uint16_t self = uint16_t(h.num_terminals);
-        std::memcpy(bad.data() + rules_at, &self, 2);
-        CHECK(refused(bad));
-    }
-    {
-        auto bad = good;  // codes longer than the reader takes
-        bad[lengths_at] = pairs::MAX_CODE_BITS + 1;
-        CHECK(refused(bad));
-    }
-    {
-        auto bad = good;  // more codes than a prefix code can hold
-        for (uint32_t k = 0; k < h.num_symbols; ++k) bad[lengths_at + k] = 1;
-        CHECK(refused(bad));
-    }
-    {
-        auto bad = good;  // a block of one position more: the sizes no longer add up
-        bad[blocks_at] ^= 1;
-        CHECK(refused(bad));
-    }
-    {
-        auto bad = good;  // an index entry pointing elsewhere
-        bad[index_at + 6 * (h.num_index - 1)] ^= 1;
-        CHECK(refused(bad));
-    }
-    // Changed codes pass the parser (only a checksum vouches for them): every probe answers a
-    // code the section has, or "corrupt". (Changed block sizes are refused: they no longer add
-    // up, or the index no longer matches them.)
-    std::mt19937_64 rng(3);
-    int corrupt = 0;
-    for (int trial = 0; trial < 200; ++trial) {
-        auto bad = good;
-        for (int k = 0; k < 1 + trial % 16; ++k) {
-            const size_t at = blocks_at + rng() % (bad.size() - blocks_at);
-            if ((at - blocks_at) % h.block_bytes >= 2) bad[at] ^= uint8_t(1 + rng() % 255);
-        }
-        auto r = PairsReader::parse(bad.data(), bad.size(), n, s.terminals, &why, v8);
-        REQUIRE(r);
-        for (int p = 0; p < 200; ++p) {
-            uint32_t code = 0;
-            if (r->code_at(rng() % n, code)) REQUIRE(code < s.terminals);
-            else ++corrupt;
-        }
-        std::vector<uint8_t> whole(packed.size(), 0);
-        (void)r->decode_all(whole.data(), 2);
-    }
-    CHECK(corrupt > 0);
-}
-
-TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never read outside",
+TEST_CASE("pair payloads that lie are refused or answered as corrupt, never read outside",
           "[tb][pairs][badfiles]") {
     const Stream s = streams(2)[2];
     const uint64_t n = s.codes.size();
@@ -324,10 +249,6 @@ TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never
     REQUIRE(h.num_symbols > h.num_terminals);
     const size_t blocks_at = good.size() - h.num_blocks * h.block_bytes;
     REQUIRE(blocks_at % 64 == 0);
-    // Smaller than version 8 by the index and most of the grammar.
-    CHECK(
-        good.size() <
-        encode_pairs(packed.data(), 2, n, s.terminals, 2, pairs::DEFAULT_BLOCK_BYTES, pairs::Layout::VERSION_8).size());
     std::string why;
     auto parse = [&](const std::vector<uint8_t>& bytes) {
         return PairsReader::parse(bytes.data(), bytes.size(), n, s.terminals, &why);
@@ -336,7 +257,6 @@ TEST_CASE("version 9 payloads that lie are refused or answered as corrupt, never
     CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.end() - 1)));   // truncated
     CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.end() - 64)));  // a block short
     CHECK_FALSE(parse(std::vector<uint8_t>(good.begin(), good.begin() + 10)));
-    CHECK_FALSE(PairsReader::parse(good.data(), good.size(), n, s.terminals, &why, pairs::Layout::VERSION_8));
     {
         auto bad = good;  // the grammar cut short: zeros where its last bytes were
         std::fill(bad.begin() + sizeof h + 4, bad.begin() + blocks_at, 0);

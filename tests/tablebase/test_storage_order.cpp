@@ -7,7 +7,7 @@
 #include <memory>
 #include <random>
 
-#include "tablebase/storage_order.h"
+#include "tablebase/format/storage_order.h"
 
 using namespace pythia;
 using namespace pythia::tb;

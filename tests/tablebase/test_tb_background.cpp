@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "engine/core/mapped_file.h"
-#include "tablebase/background_worker.h"
-#include "tablebase/file_format.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/background_worker.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_test_tables.h"
 
 using namespace pythia;

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "engine/core/notation.h"
-#include "tablebase/generator.h"
-#include "tablebase/table_writer.h"
+#include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_writer.h"
 #include "tb_test_tables.h"
 
 using namespace pythia;
@@ -199,247 +199,96 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
     CHECK(o.status == 2);
 }
 
-TEST_CASE("tb recompress upgrades LZ4 files, leaves current ones, names a bad one", "[tb][cli][recompress]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::scratch_dir("recompress-cli");
-    test::generate_and_write({"KRvK", "KQvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    Outcome r = run_pythia("tb recompress --dir " + dir.string() + " --wdl-only KRvK");
+TEST_CASE("tb generate writes each table in its final form, checked, and resumes a stopped run", "[tb][cli][generate]") {
+    const fs::path dir = test::scratch_dir("generate-cli");
+    fs::create_directory(dir / ".staging-999999999");  // left by a generator that was killed
+    Outcome r = run_pythia("tb generate KRvK KQvK --threads 2 --dir " + dir.string());
     INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK     WDL") != std::string::npos);
-    CHECK(r.out.find("smaller") != std::string::npos);
-    CHECK(r.out.find("DTM/DTZ") == std::string::npos);  // --wdl-only
-    CHECK(r.out.find("KQvK") == std::string::npos);     // only the table asked for
-
-    r = run_pythia("tb recompress --dir " + dir.string());  // every stored table, both files
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK     WDL     already current") != std::string::npos);
-    CHECK(r.out.find("KRvK     DTM/DTZ") != std::string::npos);
-    CHECK(r.out.find("KQvK     WDL") != std::string::npos);
-    CHECK(r.out.find("4 files, 0 failed") != std::string::npos);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("2 tables to generate"));
+    // One line per table, with its times, sizes and the share of the work done.
+    CHECK_THAT(r.err, Catch::Contains("KRvK     generated") && Catch::Contains("written and checked"));
+    CHECK_THAT(r.err, Catch::Contains("(100.0 %)"));
+    CHECK_THAT(r.out, Catch::Contains("generated 2 tables, 0 already present"));
+    CHECK_FALSE(fs::exists(dir / ".staging-999999999"));
+    for (const char* f : {"KRvK.pytw", "KRvK.pytd", "KQvK.pytw", "KQvK.pytd"}) CHECK(fs::exists(dir / f));
+    // The final form: every section in the pair codec (or constant), none in LZ4 blocks.
+    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
+    CHECK_THAT(r.out, Catch::Contains("DTM w pairs [") && Catch::Contains("DTM b pairs ["));
+    CHECK_THAT(r.out, !Catch::Contains("lz4"));
     r = run_pythia("tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R w - - 0 1");
+    CHECK_THAT(r.out, Catch::Contains("White to move: win, DTZ50 27 plies, mate in 14 (27 plies)"));
+    r = run_pythia("tb verify --dir " + dir.string());
     CHECK(r.status == 0);
-    CHECK(r.out.find("White to move: win") != std::string::npos);
-    CHECK(r.out.find("White to move: win, DTZ50 27 plies, mate in 14 (27 plies)") != std::string::npos);  // rewritten DTM/DTZ
+    CHECK_THAT(r.out, Catch::Contains("2 tables verified, 0 failed"));
 
+    // A run over tables present and valid generates nothing; a damaged one is generated again.
+    r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("generated 0 tables, 2 already present"));
     {
         std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB";
     }
-    r = run_pythia("tb recompress --dir " + dir.string() + " KQvK");
+    r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("KQvK") && Catch::Contains("generating it again"));
+    CHECK_THAT(r.out, Catch::Contains("generated 1 tables, 1 already present"));
+    r = run_pythia("tb verify KQvK --dir " + dir.string());
+    CHECK(r.status == 0);
+}
+
+TEST_CASE("tb verify names a table that fails and exits 1", "[tb][cli][verify]") {
+    const fs::path dir = test::scratch_dir("verify-cli");
+    for (const char* f : {"KQvK.pytw", "KQvK.pytd"}) test::copy_table_file(f, dir);
+    Outcome r = run_pythia("tb verify KQvK KRvK --dir " + dir.string());
+    INFO(r.out << r.err);
     CHECK(r.status == 1);
-    CHECK(r.out.find("KQvK.pytd") != std::string::npos);
-    CHECK(r.out.find("FAILED") != std::string::npos);
+    CHECK_THAT(r.out, Catch::Contains("KQvK     ok:"));
+    CHECK_THAT(r.out, Catch::Contains("KRvK     FAILED: ") && Catch::Contains("KRvK.pytd"));
+    CHECK_THAT(r.out, Catch::Contains("2 tables verified, 1 failed"));
 }
 
+TEST_CASE("help and --help print every command's usage on stdout, and usage errors exit 2", "[cli][help]") {
+    Outcome r = run_pythia("help");
+    CHECK(r.status == 0);
+    for (const char* verb : {"pythia perft <depth>", "pythia bench [depth]", "pythia book probe", "pythia book build",
+                             "pythia tb generate", "pythia tb verify", "pythia tb info", "pythia tb probe"})
+        CHECK_THAT(r.out, Catch::Contains(verb));
+    CHECK(r.err.empty());
+    CHECK(run_pythia("--help").out == r.out);
 
-TEST_CASE("tb rewrite writes tables again in chosen storage orders, names a table it cannot", "[tb][cli][order]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::scratch_dir("rewrite-cli");
-    test::generate_and_write({"KRvK", "KQvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    Outcome r = run_pythia("tb info --dir " + dir.string() + " KRvK");
-    // White to move always wins: a constant section, no blocks.
-    // Each section's codec, storage order and compressed size.
-    CHECK(r.out.find("sections     WDL w constant [KK R]; WDL b lz4 [KK R] ") != std::string::npos);
-    CHECK(r.out.find("; DTM w lz4 [KK R] ") != std::string::npos);
-    CHECK(r.out.find("; DTM b lz4 [KK R] ") != std::string::npos);
-    r = run_pythia("tb rewrite --dir " + dir.string() + " KRvK");
-    INFO(r.out << r.err);
+    // A verb's --help describes that verb alone, on stdout, and does nothing else.
+    r = run_pythia("tb probe --help");
     CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK     WDL ") != std::string::npos);
-    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
-    CHECK(r.out.find("WDL b pairs [") != std::string::npos);
-    CHECK(r.out.find("DTM w pairs [") != std::string::npos);
-    CHECK(r.out.find("lz4") == std::string::npos);
-    r = run_pythia("tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R w - - 0 1");
-    CHECK(r.out.find("White to move: win, DTZ50 27 plies, mate in 14 (27 plies)") != std::string::npos);
+    CHECK_THAT(r.out, Catch::Contains("pythia tb probe [--dir D] [--json] [FEN]"));
+    CHECK_THAT(r.out, !Catch::Contains("tb generate"));
+    r = run_pythia("tb generate --all 5 --help");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("pythia tb generate"));
+    r = run_pythia("tb --help");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("pythia tb verify") && !Catch::Contains("pythia book"));
 
-    fs::remove(dir / "KRvK.pytd");
-    r = run_pythia("tb rewrite --dir " + dir.string());  // every stored table: KQvK, and KRvK without its DTM/DTZ file
-    CHECK(r.status == 1);
-    CHECK(r.out.find("KRvK     FAILED: " + (dir / "KRvK.pytd").string()) != std::string::npos);
-    CHECK(r.out.find("KQvK     WDL ") != std::string::npos);
-    CHECK(r.out.find("2 tables, 1 failed") != std::string::npos);
-}
-
-TEST_CASE("tb rewrite --one-side stores one side's DTM and DTZ and probes as before", "[tb][cli][oneside]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::scratch_dir("rewrite-one-side-cli");
-    test::generate_and_write({"KRvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    // Black to move, so that the probe of a left-out side is what is shown (KRvK keeps White's
-    // side: its DTM and DTZ of Black to move take more bytes).
-    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/2k5/8/K6R b - - 0 1";
-    const Outcome before = run_pythia(probe);
-    REQUIRE(before.status == 0);
-    // By default --one-side leaves the 3-4-piece tables with both sides.
-    Outcome r = run_pythia("tb rewrite --one-side --dir " + dir.string() + " KRvK");
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
-    CHECK(r.out.find("DTM b pairs [") != std::string::npos);
-    CHECK(r.out.find("recovered") == std::string::npos);
-    r = run_pythia("tb rewrite --one-side --one-side-pieces 6 --dir " + dir.string() + " KRvK");
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--one-side-pieces must be 3 to 5, not '6'") != std::string::npos);
-    r = run_pythia("tb rewrite --one-side --one-side-pieces 3 --dir " + dir.string() + " KRvK");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
-    CHECK(r.out.find("DTM w pairs [") != std::string::npos);
-    CHECK(r.out.find("DTM b ") == std::string::npos);
-    CHECK(r.out.find("DTM and DTZ b recovered from the other side by one ply") != std::string::npos);
-    const Outcome after = run_pythia(probe);
-    CHECK(after.status == 0);
-    CHECK(after.out == before.out);
-    CHECK(after.out.find("Black to move: loss") != std::string::npos);
-    r = run_pythia("tb verify --dir " + dir.string() + " KRvK");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KRvK     ok: ") != std::string::npos);
-    // Without --one-side both sides are stored again.
-    r = run_pythia("tb rewrite --dir " + dir.string() + " KRvK");
-    CHECK(r.status == 0);
-    r = run_pythia("tb info --dir " + dir.string() + " KRvK");
-    CHECK(r.out.find("DTM b pairs [") != std::string::npos);
-    CHECK(r.out.find("recovered") == std::string::npos);
-}
-
-TEST_CASE("tb rewrite --resolve-dtm leaves DTM to captures and promotions and probes as before", "[tb][cli][resolved]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::scratch_dir("rewrite-resolved-cli");
-    test::generate_and_write({"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    // White to move can promote at once (mate in 6 at best through the queen), or not.
-    const std::string probe = "tb probe --dir " + dir.string() + " 8/4P3/8/8/8/3k4/8/K7 w - - 0 1";
-    const Outcome before = run_pythia(probe);
-    REQUIRE(before.status == 0);
-    // By default only tables of 5 pieces are resolved: a 3-4-piece table keeps its DTM exact.
-    Outcome r = run_pythia("tb rewrite --resolve-dtm --dir " + dir.string() + " KPvK");
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    r = run_pythia("tb info --dir " + dir.string() + " KPvK");
-    CHECK(r.out.find("DTM w pairs") != std::string::npos);
-    CHECK(r.out.find("captures and promotions resolved") == std::string::npos);
-    CHECK(run_pythia("tb probe --dir " + dir.string() + " 8/4P3/8/8/8/3k4/8/K7 w - - 0 1").out == before.out);
-    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 6 --dir " + dir.string() + " KPvK");
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--resolve-dtm-pieces must be 3 to 5, not '6'") != std::string::npos);
-    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KPvK");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    r = run_pythia("tb info --dir " + dir.string() + " KPvK");
-    CHECK(r.out.find("captures and promotions resolved, draws from the WDL file; DTM b pairs") != std::string::npos);
-    const Outcome after = run_pythia(probe);
-    CHECK(after.status == 0);
-    CHECK(after.out == before.out);
-    r = run_pythia("tb verify --dir " + dir.string() + " KPvK");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KPvK     ok: ") != std::string::npos);
-}
-
-TEST_CASE("tb rewrite --jobs rewrites tables at once, each after the tables that convert into it", "[tb][cli][jobs]") {
-    using namespace pythia::tb;
-    const fs::path dir = test::scratch_dir("rewrite-jobs-cli");
-    test::generate_and_write({"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"}, dir,
-                             GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    const std::string probes =
-        "8/4P3/8/8/8/3k4/8/K7 w - - 0 1\n8/8/8/8/8/2k5/8/K6R b - - 0 1\n8/8/8/3k4/8/8/8/K5B1 w - - 0 1\n"
-        "8/8/8/3k4/8/8/8/KQ6 b - - 0 1\n";
-    const Outcome before = run_pythia("tb probe --json --dir " + dir.string(), probes);
-    REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string());
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out.find("5 tables, 0 failed") != std::string::npos);
-    // KPvK promotes into the four others: they wait for it, although a second job is free.
-    REQUIRE(lines(r.out).size() == 6);
-    CHECK(lines(r.out)[0].rfind("KPvK ", 0) == 0);
-    for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename().string().rfind(".rewrite-", 0) != 0);
-    const Outcome after = run_pythia("tb probe --json --dir " + dir.string(), probes);
-    CHECK(after.status == 0);
-    CHECK(after.out == before.out);
-    r = run_pythia("tb verify --all --dir " + dir.string());
-    CHECK(r.status == 0);
-    CHECK(r.out.find("FAILED") == std::string::npos);
-    CHECK(run_pythia("tb rewrite --jobs 0 --dir " + dir.string()).status == 2);
-
-    // Asked again, a rewrite skips the tables that already have that form (a stopped rewrite of a
-    // whole set carries on): not a byte changes. --force, or another form, rewrites them.
-    const std::vector<uint8_t> kqvk = test::read_bytes(dir / "KQvK.pytd");
-    r = run_pythia("tb rewrite --jobs 2 --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string());
-    CHECK(r.status == 0);
-    CHECK(r.out.find("5 tables, 0 failed, 5 already rewritten") != std::string::npos);
-    CHECK(r.out.find("KPvK     already rewritten") != std::string::npos);
-    CHECK(test::read_bytes(dir / "KQvK.pytd") == kqvk);
-    r = run_pythia("tb rewrite --force --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK");
-    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK KRvK");
-    CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    r = run_pythia("tb rewrite --resolve-dtm --resolve-dtm-pieces 3 --dir " + dir.string() + " KQvK KRvK");
-    CHECK(r.out.find("2 tables, 0 failed, 2 already rewritten") != std::string::npos);
-    r = run_pythia("tb rewrite --dir " + dir.string() + " KQvK");
-    CHECK(r.out.find("1 tables, 0 failed, 0 already rewritten") != std::string::npos);
-    // Nor is a table as the generator wrote it (LZ4 DTM and DTZ), or recompressed (pairs in the
-    // index's order).
-    test::generate_and_write({"KQvK", "KRvK"}, dir, GenerationInfo{0.5, 1, nullptr, Codec::LZ4, Codec::LZ4});
-    CHECK(run_pythia("tb recompress --dir " + dir.string() + " KRvK").status == 0);
-    r = run_pythia("tb rewrite --dir " + dir.string() + " KQvK KRvK");
-    CHECK(r.out.find("2 tables, 0 failed, 0 already rewritten") != std::string::npos);
-}
-
-namespace {
-
-// KQvKP rewritten with `options` in a copy of the test tables: the file `kept` stays byte for
-// byte, a probe answers as before, and `tb verify verify_options` passes. Returns `tb info`.
-// The position: Black to move, the pawn on its seventh rank (a WDL probe searches the
-// promotion); White to move can take the pawn or not.
-std::string rewrite_kqvkp_keeping(const fs::path& dir, const std::string& options, const std::string& kept,
-                                  const std::string& verify_options) {
-    const std::vector<uint8_t> kept_bytes = test::read_bytes(dir / kept);
-    const std::string probe = "tb probe --dir " + dir.string() + " 8/8/8/8/8/1Q6/3kp3/7K b - - 0 1";
-    const Outcome before = run_pythia(probe);
-    REQUIRE(before.status == 0);
-    Outcome r = run_pythia("tb rewrite " + options + " --dir " + dir.string() + " KQvKP");
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out.find("1 tables, 0 failed") != std::string::npos);
-    CHECK(test::read_bytes(dir / kept) == kept_bytes);
-    const Outcome after = run_pythia(probe);
-    CHECK(after.status == 0);
-    CHECK(after.out == before.out);
-    r = run_pythia("tb verify " + verify_options + " --dir " + dir.string() + " KQvKP");
-    CHECK(r.status == 0);
-    CHECK(r.out.find("KQvKP    ok: ") != std::string::npos);
-    return run_pythia("tb info --dir " + dir.string() + " KQvKP").out;
-}
-
-}  // namespace
-
-TEST_CASE("tb rewrite --wdl-only writes the WDL file alone and it still pairs with the DTM/DTZ file", "[tb][cli][promoted]") {
-    const fs::path dir = test::copy_of_test_tables("rewrite-wdl-only-cli");
-    const std::string info = rewrite_kqvkp_keeping(dir, "--wdl-only", "KQvKP.pytd", "--wdl-only");
-    CHECK(info.find("WDL w pairs [") != std::string::npos);
-    CHECK(info.find("queen promotions resolved; DTM w") != std::string::npos);  // Black's WDL section, the last
-    // The DTM/DTZ options change the other file: refused with it.
-    const Outcome r = run_pythia("tb rewrite --wdl-only --one-side --dir " + dir.string() + " KQvKP");
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--wdl-only") != std::string::npos);
-}
-
-TEST_CASE("tb rewrite --dtm-only writes the DTM/DTZ file alone and it still pairs with the WDL file",
-          "[tb][cli][resolved]") {
-    const fs::path dir = test::copy_of_test_tables("rewrite-dtm-only-cli");
-    const std::vector<uint8_t> distances = test::read_bytes(dir / "KQvKP.pytd");
-    const std::string info = rewrite_kqvkp_keeping(dir, "--dtm-only --one-side --one-side-pieces 3 --resolve-dtm --resolve-dtm-pieces 3", "KQvKP.pytw", "");
-    CHECK(test::read_bytes(dir / "KQvKP.pytd") != distances);
-    CHECK(info.find("captures and promotions resolved, draws from the WDL file") != std::string::npos);
-    CHECK(info.find("recovered") != std::string::npos);
-    Outcome r = run_pythia("tb rewrite --dtm-only --wdl-only --dir " + dir.string() + " KQvKP");
-    CHECK(r.status == 2);
-    CHECK(r.err.find("--dtm-only") != std::string::npos);
-    // The new DTM/DTZ file reads its draws from the WDL file kept: that one may not be rewritten alone.
-    const std::vector<uint8_t> wdl = test::read_bytes(dir / "KQvKP.pytw");
-    r = run_pythia("tb rewrite --wdl-only --dir " + dir.string() + " KQvKP");
-    CHECK(r.status != 0);
-    CHECK(r.out.find("KQvKP.pytw: its DTM/DTZ file reads its draws from it") != std::string::npos);
-    CHECK(test::read_bytes(dir / "KQvKP.pytw") == wdl);
+    // Usage errors: the message, then the verb's usage, on stderr; status 2.
+    struct Case {
+        const char* args;
+        const char* message;
+    };
+    for (const Case c : {Case{"frobnicate", "unknown command 'frobnicate'"}, Case{"tb", "which command?"},
+                         Case{"tb recompress --all", "unknown command 'recompress'"},
+                         Case{"tb generate", "which tables?"}, Case{"tb generate KQvKQvK", "not a material"},
+                         Case{"tb generate --all 6", "--all must be a number from 3 to 5"},
+                         Case{"tb verify --threads 0", "--threads must be a number from 1 to 256"},
+                         Case{"tb verify --one-side", "unknown option '--one-side'"},
+                         Case{"tb info --dir", "--dir needs a folder"}, Case{"perft x", "the depth must be"},
+                         Case{"perft 1 not/a/fen", "illegal FEN"}, Case{"bench 0", "the depth must be"},
+                         Case{"book build only-one.pgn", "needs a PGN file and an output file"}}) {
+        r = run_pythia(c.args);
+        INFO(c.args << ": " << r.err);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.message));
+        CHECK(r.out.empty());
+    }
+    r = run_pythia("tb generate --dir");
+    CHECK_THAT(r.err, Catch::Contains("usage:") && Catch::Contains("pythia tb generate <MATERIAL...|--all N>"));
 }

@@ -7,15 +7,16 @@
 #include <random>
 
 #include "engine/core/movegen.h"
-#include "tablebase/file_format.h"
-#include "tablebase/generator.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_statistics.h"
-#include "tablebase/table_writer.h"
-#include "tablebase/tablebases.h"
-#include "tablebase/tb_board.h"
-#include "tablebase/verifier.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/generate/generator.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_check.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_statistics.h"
+#include "tablebase/generate/table_writer.h"
+#include "tablebase/probe/tablebases.h"
+#include "tablebase/probe/tb_board.h"
+#include "tablebase/generate/verifier.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -26,9 +27,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Generates `names` (dependencies first, all kept in memory) and writes them to `dir`.
-TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir,
-                            Codec codec = Codec::PAIRS) {
-    return test::generate_and_write(names, dir, GenerationInfo{1.25, 2, nullptr, codec, codec});
+TableSet generate_and_write(const std::vector<const char*>& names, const fs::path& dir) {
+    return test::generate_and_write(names, dir, GenerationInfo{1.25, 2, nullptr});
 }
 
 // A file's codes, section by section.
@@ -204,130 +204,6 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
     }
 }
 
-TEST_CASE("tb recompress turns LZ4 sections into PAIRS ones with the same codes", "[tb][files][recompress]") {
-    const fs::path dir = test::scratch_dir("recompress");
-    const std::vector<const char*> names = {"KRvK", "KPvK", "KQvKR", "KRvKP"};
-    const TableSet generated = generate_and_write(names, dir, Codec::LZ4);
-    for (const char* name : names) {
-        const Material m = *Material::parse(name);
-        const TableIndex index(m);
-        for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
-            INFO(name << (kind == FileKind::WDL ? " WDL" : " DTM/DTZ"));
-            std::string error;
-            const auto path = table_file_path(dir, m, kind);
-            auto old = TableFile::open(path, index, kind, &error);
-            REQUIRE(old);
-            int lz4_sections = 0;
-            for (const Section& s : old->sections()) lz4_sections += s.bits() && !s.pairs;
-            REQUIRE(lz4_sections > 0);
-            const auto old_codes = section_codes(*old);
-            const uint64_t write_id = old->write_id();
-            old.reset();
-
-            RecompressResult r;
-            REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));
-            CHECK_FALSE(r.already_current);
-            CHECK(r.new_bytes == fs::file_size(path));
-            auto now = TableFile::open(path, index, kind, &error);
-            REQUIRE(now);
-            for (const Section& s : now->sections()) CHECK((s.bits() == 0 || s.pairs));
-            CHECK(now->write_id() == write_id);  // the two files still pair
-            CHECK(section_codes(*now) == old_codes);
-            CHECK(now->statistics().has_value() == (kind == FileKind::WDL));
-
-            REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));  // a second time: nothing to do
-            CHECK(r.already_current);
-        }
-        std::string error;
-        CHECK(table_files_valid(dir, m, &error));
-        auto got = load_table_values(dir, m, &error, 2);
-        REQUIRE(got);
-        for (Color c : {WHITE, BLACK}) {
-            CHECK(got->dtm[c] == generated.find(m)->dtm[c]);
-            CHECK(got->dtz[c] == generated.find(m)->dtz[c]);
-        }
-    }
-}
-
-TEST_CASE("tb recompress encodes again the pair sections of files older than version 8", "[tb][files][recompress]") {
-    // A file marked version 7 holds a grammar of at most 4096 symbols: recompressing it gives the
-    // larger grammars of version 8, the same codes, and the same write id.
-    const fs::path dir = test::scratch_dir("recompress-v7");
-    const Material m = *Material::parse("KRvKP");
-    const TableIndex index(m);
-    for (const char* sub : {"KRvKP.pytw", "KRvKP.pytd"}) test::copy_table_file(sub, dir);
-    const fs::path path = table_file_path(dir, m, FileKind::WDL);
-    std::string error;
-    RecompressResult r;
-    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error, LARGE_GRAMMAR_VERSION));  // version 8's layout
-    auto bytes = test::read_bytes(path);
-    FileHeader h;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    REQUIRE(h.version == LARGE_GRAMMAR_VERSION);
-    h.version = LARGE_GRAMMAR_VERSION - 1;
-    std::memcpy(bytes.data(), &h, sizeof h);
-    test::fix_checksums(bytes);
-    test::write_bytes(path, bytes);
-    auto old = TableFile::open(path, index, FileKind::WDL, &error);
-    REQUIRE(old);
-    REQUIRE(old->version() == LARGE_GRAMMAR_VERSION - 1);
-    const auto old_codes = section_codes(*old);
-    const uint64_t write_id = old->write_id();
-    old.reset();
-
-    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
-    CHECK_FALSE(r.already_current);
-    auto now = TableFile::open(path, index, FileKind::WDL, &error);
-    REQUIRE(now);
-    CHECK(now->version() == FORMAT_VERSION);
-    CHECK(now->write_id() == write_id);
-    CHECK(section_codes(*now) == old_codes);
-    now.reset();
-    REQUIRE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error));
-    CHECK(r.already_current);
-    CHECK(table_files_valid(dir, m, &error));
-}
-
-TEST_CASE("version 8 files are read, and tb recompress makes them version 9: smaller, the same codes", "[tb][files][recompress]") {
-    const fs::path dir = test::scratch_dir("recompress-v8");
-    const Material m = *Material::parse("KRvKP");
-    const TableIndex index(m);
-    for (const char* sub : {"KRvKP.pytw", "KRvKP.pytd"}) test::copy_table_file(sub, dir);
-    std::string error;
-    for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
-        INFO(int(kind));
-        const fs::path path = table_file_path(dir, m, kind);
-        RecompressResult r;
-        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));  // current first, whatever the test tables are
-        auto current = TableFile::open(path, index, kind, &error);
-        REQUIRE(current);
-        REQUIRE(current->version() == FORMAT_VERSION);
-        const auto codes = section_codes(*current);
-        current.reset();
-        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error, LARGE_GRAMMAR_VERSION));
-        CHECK_FALSE(r.already_current);
-        auto old = TableFile::open(path, index, kind, &error);
-        INFO(error);
-        REQUIRE(old);
-        CHECK(old->version() == LARGE_GRAMMAR_VERSION);
-        CHECK(section_codes(*old) == codes);
-        old.reset();
-        const uint64_t v8_bytes = fs::file_size(path);
-        REQUIRE(recompress_table_file(dir, m, kind, 2, &r, &error));
-        CHECK_FALSE(r.already_current);
-        auto now = TableFile::open(path, index, kind, &error);
-        REQUIRE(now);
-        CHECK(now->version() == FORMAT_VERSION);
-        CHECK(section_codes(*now) == codes);
-        CHECK(fs::file_size(path) < v8_bytes);
-    }
-    CHECK(table_files_valid(dir, m, &error));
-    // A version this build cannot write is refused.
-    RecompressResult r;
-    CHECK_FALSE(recompress_table_file(dir, m, FileKind::WDL, 2, &r, &error, LARGE_GRAMMAR_VERSION - 1));
-    CHECK(error.find("format version") != std::string::npos);
-}
-
 TEST_CASE("the statistics in the WDL file describe the table", "[tb][files][info]") {
     const fs::path dir = test::scratch_dir("stats");
     const TableSet generated = generate_and_write({"KRvK", "KPvK"}, dir);
@@ -389,4 +265,36 @@ TEST_CASE("both files must come from one write, a missing one makes the table in
     CHECK(why.find("KQvK.pytd") != std::string::npos);
     // No temporary file is left behind by a write.
     for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().string().find(".tmp") == std::string::npos);
+}
+
+TEST_CASE("a table is stored only after it passes its check, and nothing is left of one that fails", "[tb][files][verify]") {
+    const Material m = *Material::parse("KRvK");
+    std::string error;
+    auto table = load_table_values(test::test_tables_dir(), m, &error, 2);
+    REQUIRE(table);
+    TableSet subtables;  // KRvK converts into nothing stored (a captured rook leaves KvK)
+    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+    const GenerationInfo info = final_form(m, 0.5, 2, &subtables);
+    CHECK_FALSE(info.one_side_distances);  // 3-4 pieces: both sides, exact DTM
+    CHECK_FALSE(info.moves_resolved_dtm);
+    CHECK(final_form(*Material::parse("KRPvKR"), 0, 2, nullptr).one_side_distances);
+    CHECK(final_form(*Material::parse("KRPvKR"), 0, 2, nullptr).moves_resolved_dtm);
+
+    const fs::path dir = test::scratch_dir("checked-write");
+    TableCheck check;
+    REQUIRE(write_checked_table(*table, dir, info, subtables, &check, &error));
+    CHECK(check.ok);
+    CHECK(check.positions > 0);
+    CHECK(table_files_valid(dir, m));
+
+    // A win one ply too long: consistent enough to be written, caught by the check.
+    TableValues bad = *table;
+    uint64_t victim = 0;
+    while (!is_win(bad.dtm[WHITE][victim]) || distance_of(bad.dtm[WHITE][victim]) < 5) ++victim;
+    bad.dtm[WHITE][victim] = win_in(distance_of(bad.dtm[WHITE][victim]) + 2);
+    const fs::path other = test::scratch_dir("checked-write-bad");
+    CHECK_FALSE(write_checked_table(bad, other, info, subtables, &check, &error));
+    CHECK(error.find("KRvK: failed its check, not stored") == 0);
+    CHECK(check.inconsistent >= 1);
+    CHECK(fs::is_empty(other));  // neither file, nor the staging folder
 }

@@ -1,4 +1,4 @@
-// DTM/DTZ files that store one side to move only (format version 5): the loader and the prober
+// DTM/DTZ files that store one side to move only, as 5-piece tables are written: the loader and the prober
 // recover the other side by one ply of moves, exactly as generated, through promotions, en
 // passant and subtables that store one side too; such files that are malformed are refused.
 #include <catch2/catch.hpp>
@@ -8,13 +8,12 @@
 
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
-#include "tablebase/file_format.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_rewriter.h"
-#include "tablebase/table_statistics.h"
-#include "tablebase/table_writer.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_statistics.h"
+#include "tablebase/generate/table_writer.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_prober_checks.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
@@ -26,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Tables written with one side left out. KPvKP has en passant and promotes into KQvKP, which
-// is left out too (a recovery that probes another recovery); KPvK is rewritten by `tb rewrite`.
+// is left out too (a recovery that probes another recovery); KPvK too.
 // The sanitize build's light mode leaves out KRvKP, the largest.
 const std::vector<const char*>& one_sided() {
     static const std::vector<const char*> names = test::light_mode()
@@ -39,19 +38,11 @@ const std::vector<const char*>& one_sided() {
 const fs::path& one_side_dir() {
     static const fs::path dir = [] {
         const fs::path d = test::copy_of_test_tables("one-side");
-        for (const char* name : one_sided()) {
-            GenerationInfo info;
-            // The pair codec as `tb rewrite` writes; LZ4 in the sanitize build's light mode,
-            // where Re-Pair is slow (the codec does not change what is left out).
-            info.distance_codec = test::light_mode() ? Codec::LZ4 : Codec::PAIRS;
-            info.one_side_distances = true;
-            test::write_again(d, name, info);
-        }
-        std::string error;
-        RewriteOptions options;
-        options.threads = 2;
-        options.one_side_distances = true;
-        REQUIRE(rewrite_table_files(d, *Material::parse("KPvK"), options, nullptr, &error));
+        // As a 5-piece table is written, but exact (no resolved DTM).
+        GenerationInfo info;
+        info.one_side_distances = true;
+        for (const char* name : one_sided()) test::write_again(d, name, info);
+        test::write_again(d, "KPvK", info);
         return d;
     }();
     return dir;
@@ -155,7 +146,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
     CHECK(one_side.refused_files().empty());
 }
 
-TEST_CASE("a file that stores one side needs its subtables and version 5, and is checked", "[tb][files][oneside][badfiles]") {
+TEST_CASE("a file that stores one side needs its subtables, and is checked", "[tb][files][oneside][badfiles]") {
     const fs::path dir = test::scratch_dir("one-side-bad");
     const Material kpvk = *Material::parse("KPvK");
     for (const char* f : {"KPvK.pytw", "KPvK.pytd"}) fs::copy_file(one_side_dir() / f, dir / f);
@@ -177,13 +168,8 @@ TEST_CASE("a file that stores one side needs its subtables and version 5, and is
         INFO(why);
         CHECK(why.find(problem) != std::string::npos);
     };
-    // Before version 5 every side must be there.
-    std::vector<uint8_t> bytes = good;
-    const uint32_t v4 = 4;
-    std::memcpy(bytes.data() + offsetof(FileHeader, version), &v4, 4);
-    refused_with(bytes, std::string(left_out == WHITE ? "white" : "black") + " to move is missing or repeated");
     // A side's DTZ without its DTM: the DTZ section moved to the left-out side.
-    bytes = good;
+    std::vector<uint8_t> bytes = good;
     FileHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
     for (uint32_t i = 0; i < h.num_sections; ++i) {

@@ -9,8 +9,8 @@
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
-#include "tablebase/table_index.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/format/table_index.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_test_tables.h"
 
 using namespace pythia;

@@ -1,21 +1,20 @@
-// WDL sections that also leave to the prober what a quiet queen promotion achieves (format
-// version 7, FLAG_PROMOTIONS_RESOLVED): the writer keeps the flag only where it makes a section
-// smaller, tb verify's check and the prober give every value as generated, also when a table a
-// promotion leads to is missing, and a flag the version or the other flags do not allow is
-// refused.
+// WDL sections that also leave to the prober what a quiet queen promotion achieves
+// (FLAG_PROMOTIONS_RESOLVED), as the writer keeps them where that makes a section smaller: tb
+// verify's check and the prober give every value as generated, also when a table a promotion
+// leads to is missing, and the flag without the captures flag is refused.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <random>
 
 #include "engine/core/position.h"
-#include "tablebase/file_format.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_statistics.h"
-#include "tablebase/table_writer.h"
-#include "tablebase/tablebases.h"
-#include "tablebase/verifier.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_statistics.h"
+#include "tablebase/generate/table_writer.h"
+#include "tablebase/probe/tablebases.h"
+#include "tablebase/generate/verifier.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -29,18 +28,8 @@ namespace {
 // was 75 % smaller, KRvKP's 33 %: FORMAT.md). White has no pawn: its sections stay as they were.
 const std::vector<const char*> TABLES = {"KQvKP", "KRvKP"};
 
-void write_table(const fs::path& dir, const char* name, bool promotions) {
-    GenerationInfo info;
-    info.promotion_resolved_wdl = promotions;
-    test::write_again(dir, name, info);
-}
-
-// A copy of the test tables with `tables` written again by the writer, `promotions` on or off.
-fs::path written_copy(const char* name, bool promotions, const std::vector<const char*>& tables = TABLES) {
-    const fs::path d = test::copy_of_test_tables(name);
-    for (const char* table : tables) write_table(d, table, promotions);
-    return d;
-}
+// A copy of the test tables, as the writer wrote them.
+fs::path written_copy(const char* name) { return test::copy_of_test_tables(name); }
 
 const Section& wdl_section(const TableFile& f, Color c) {
     const Section* s = f.find(Metric::WDL, c);
@@ -58,25 +47,17 @@ Position position_of(const TableIndex& index, uint64_t i, Color stm) {
 }  // namespace
 
 TEST_CASE("WDL sections leave queen promotions to the prober where that is smaller", "[tb][files][promoted]") {
-    const fs::path dir = written_copy("promoted-wdl", true), exact = written_copy("promoted-wdl-off", false);
+    const fs::path dir = written_copy("promoted-wdl");
     for (const char* name : TABLES) {
         INFO(name);
         const Material m = *Material::parse(name);
         auto with = test::open_table_file(dir, name, FileKind::WDL);
-        auto without = test::open_table_file(exact, name, FileKind::WDL);
         FileHeader h;
         std::memcpy(&h, test::read_bytes(dir / (std::string(name) + WDL_EXTENSION)).data(), sizeof h);
         CHECK(h.version == FORMAT_VERSION);
         CHECK_FALSE(promoted(wdl_section(*with, WHITE)));  // no white pawn
         CHECK(promoted(wdl_section(*with, BLACK)));
-        for (Color c : {WHITE, BLACK}) {
-            CHECK((wdl_section(*with, c).h.flags & FLAG_CAPTURE_RESOLVED) != 0);
-            CHECK_FALSE(promoted(wdl_section(*without, c)));
-        }
-        // The writer kept the flag because it made Black's section smaller (measured: 75 % and
-        // 33 %); at least a tenth here, so that a writer that flags without gaining fails.
-        CHECK(wdl_section(*with, BLACK).h.compressed_bytes * 10 < wdl_section(*without, BLACK).h.compressed_bytes * 9);
-        CHECK(wdl_section(*with, WHITE).h.compressed_bytes == wdl_section(*without, WHITE).h.compressed_bytes);
+        for (Color c : {WHITE, BLACK}) CHECK((wdl_section(*with, c).h.flags & FLAG_CAPTURE_RESOLVED) != 0);
 
         // tb verify's WDL check: every position as the DTZ says with the promotions searched; a
         // search of the captures alone leaves some of Black's positions low.
@@ -127,7 +108,7 @@ TEST_CASE("a promotion-resolved WDL probe without the promoted table falls back,
     // KQvKP with the tables its captures lead to, but not KQvKQ, where its pawn promotes: the
     // WDL file cannot answer where it leaves the value to a promotion, and the probe must take
     // it from the DTZ file instead of the low stored value.
-    const fs::path written = written_copy("promoted-missing-source", true, {"KQvKP"}), dir = test::scratch_dir("promoted-missing");
+    const fs::path written = written_copy("promoted-missing-source"), dir = test::scratch_dir("promoted-missing");
     for (const char* f : {"KQvKP.pytw", "KQvKP.pytd", "KQvK.pytw", "KQvK.pytd", "KPvK.pytw", "KPvK.pytd"})
         fs::copy_file(written / f, dir / f);
     Tablebases tbs;
@@ -153,17 +134,15 @@ TEST_CASE("a promotion-resolved WDL probe without the promoted table falls back,
     CHECK(low > 10);  // positions the WDL file alone would have answered wrongly
 }
 
-TEST_CASE("the promotions flag needs version 7 and the captures flag", "[tb][files][promoted][badfiles]") {
-    const fs::path written = written_copy("promoted-bad-source", true, {"KQvKP"}), dir = test::scratch_dir("promoted-bad");
+TEST_CASE("the promotions flag needs the captures flag", "[tb][files][promoted][badfiles]") {
+    const fs::path written = written_copy("promoted-bad-source"), dir = test::scratch_dir("promoted-bad");
     const Material kqvkp = *Material::parse("KQvKP");
     const std::vector<uint8_t> good = test::read_bytes(written / "KQvKP.pytw");
     std::string why;
     test::write_bytes(dir / "KQvKP.pytw", good);
     REQUIRE(TableFile::open(dir / "KQvKP.pytw", TableIndex(kqvkp), FileKind::WDL, &why) != nullptr);
 
-    // In a version 6 file: refused, not read as values that need no promotion.
     const fs::path file = dir / "KQvKP.pytw";
-    CHECK(test::refusal(file, test::with_version(good, 6), "KQvKP", FileKind::WDL).find("flags") != std::string::npos);
 
     // Without FLAG_CAPTURE_RESOLVED: refused (the prober would search no move at all).
     std::vector<uint8_t> bytes = good;

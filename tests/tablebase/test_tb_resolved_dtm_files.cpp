@@ -1,8 +1,9 @@
-// DTM sections that leave to the reader what captures and promotions achieve (format version 6,
-// FLAG_MOVES_RESOLVED), and their draws to the WDL file (version 10, FLAG_DRAWS_IN_WDL): the loader
-// and the prober give every value as generated, also where a subtable is itself stored that way
-// and where one side to move is left out; such files are smaller; a flag the version does not
-// allow, missing subtables, and a missing WDL file or one of another write are refused.
+// DTM sections that leave to the reader what captures and promotions achieve
+// (FLAG_MOVES_RESOLVED), and their draws to the WDL file (FLAG_DRAWS_IN_WDL), as 5-piece tables
+// are written: the loader and the prober give every value as generated, also where a subtable is
+// itself stored that way and where one side to move is left out; such files are smaller; flags
+// that contradict each other, missing subtables, and a missing WDL file or one of another write
+// are refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,13 +11,12 @@
 #include <random>
 
 #include "engine/core/notation.h"
-#include "tablebase/file_format.h"
-#include "tablebase/table_file.h"
-#include "tablebase/table_loader.h"
-#include "tablebase/table_rewriter.h"
-#include "tablebase/table_statistics.h"
-#include "tablebase/table_writer.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_loader.h"
+#include "tablebase/generate/table_statistics.h"
+#include "tablebase/generate/table_writer.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_prober_checks.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
@@ -46,19 +46,10 @@ const std::vector<const char*>& resolved_tables() {
 
 bool left_out_too(const char* name) { return std::strcmp(name, "KPvKP") == 0; }
 
-// The pair codec as `tb rewrite` writes; LZ4 in the sanitize build's light mode, where Re-Pair
-// is slow (the codec does not change which values are left to the moves).
-Codec test_codec() { return test::light_mode() ? Codec::LZ4 : Codec::PAIRS; }
-
-void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side, bool draws_in_wdl = true,
-                 bool worst_case_draws = false) {
+void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side) {
     GenerationInfo info;
-    info.distance_codec = test_codec();
     info.one_side_distances = one_side;
     info.moves_resolved_dtm = resolve;
-    info.draws_in_wdl = draws_in_wdl;
-    info.worst_case_free_draws = worst_case_draws;
-    if (worst_case_draws) info.dtm_pair_block_bytes = {256};  // blocks the prober checkpoints
     test::write_again(dir, name, info);
 }
 
@@ -76,19 +67,6 @@ fs::path written_copy(const char* name, bool resolve) {
 // Written with resolved DTM; and exactly by the same writer, for sizes.
 const fs::path& resolved_dir() {
     static const fs::path dir = written_copy("resolved-dtm", true);
-    return dir;
-}
-
-// Resolved too, but the draws left to the WDL file hold their section's best value (a quick win
-// where the section has wins) rather than what compresses best: the values a reader must not
-// trust. DTM in 256-byte pair blocks, which the prober reads from checkpoints (the writer would
-// choose 64 bytes for these small tables).
-const fs::path& worst_case_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = copy_of_test_tables("worst-case-draws");
-        for (const char* table : resolved_tables()) write_table(d, table, true, left_out_too(table), true, true);
-        return d;
-    }();
     return dir;
 }
 
@@ -132,9 +110,9 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
                 REQUIRE(has_draws(generated->dtm[c]));
                 CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
             }
-        // Measured 10-25 % smaller on the 4-piece tables in the pair codec. Not in the sanitize
-        // build's light mode (LZ4), where writing the exact copy too would double the test's time.
-        if (test_codec() == Codec::PAIRS) {
+        // Measured 10-25 % smaller on the 4-piece tables. Not in the sanitize build's light mode,
+        // where writing the exact copy too would double the test's time.
+        if (!test::light_mode()) {
             auto exact = open_distance_file(exact_dir(), name);
             for (Color c : {WHITE, BLACK})
                 if (const Section* s = exact->find(Metric::DTM, c)) CHECK((s->h.flags & FLAG_MOVES_RESOLVED) == 0);
@@ -182,20 +160,13 @@ TEST_CASE("resolved DTM files probe as generated, root moves included", "[tb][fi
 TEST_CASE("a DTM probed alone is exact where captures and promotions decide it", "[tb][files][resolved]") {
     // The prober resolves a position's captures and promotions, and a left-out side's moves,
     // best bound first and only while a bound can beat the best value so far (a successor's
-    // stored code, which may be anything at a draw: here the worst case). The positions that
+    // stored code, which may be anything at a draw). The positions that
     // such a move decides are where a bound too optimistic or too pessimistic would show: a
     // spread of them, each probed for DTM alone (no exact WDL known beforehand) and for
     // everything.
     Tablebases resolved;
     resolved.build_checkpoints_at_open(true);  // the engine's reads, from checkpoints inside 256-byte blocks
-    resolved.set_paths(worst_case_dir().string());
-    bool checkpointed = false;
-    for (const char* name : resolved_tables()) {
-        const auto f = open_distance_file(worst_case_dir(), name);
-        for (const Section& s : f->sections())
-            checkpointed |= s.metric() == Metric::DTM && s.pairs && s.pairs->header().block_bytes >= 128;
-    }
-    if (test_codec() == Codec::PAIRS) CHECK(checkpointed);
+    resolved.set_paths(resolved_dir().string());
     const uint64_t budget = test::light_mode() ? 4000 : 60000;  // probes per table and side
     for (const char* name : resolved_tables()) {
         INFO(name);
@@ -254,9 +225,9 @@ TEST_CASE("a DTM probed within a window is exact inside it and a bound on the ri
     // The prober resolves captures, promotions and a left-out side's moves by alpha-beta: each
     // successor within the window that can still change its mover's value. Windows at and
     // around each position's exact DTM, on the positions the moves decide and on the left-out
-    // side, with the draws' stored codes at their worst.
+    // side.
     Tablebases resolved;
-    resolved.set_paths(worst_case_dir().string());
+    resolved.set_paths(resolved_dir().string());
     std::mt19937_64 rng(29);
     const uint64_t per_side = test::light_mode() ? 60 : 250;
     for (const char* name : resolved_tables()) {
@@ -316,34 +287,25 @@ TEST_CASE("a DTM probed within a window is exact inside it and a bound on the ri
     CHECK(resolved.refused_files().empty());
 }
 
-TEST_CASE("a left-out side's DTZ probes as generated through each DTZ context", "[tb][files][resolved][oneside]") {
+TEST_CASE("a left-out side's DTZ probes as generated", "[tb][files][resolved][oneside]") {
     // The prober reads a left-out side's DTZ from its quiet successors' stored DTZ without their
     // DTM where the context allows (NONE, DTM_SIGN), and probes every successor whole where the
-    // context is the DTM code: the same values each way. KPvKP (left out on one side, resolved,
-    // draws left to the WDL file) and KQvKP, which it promotes into, written with each context.
+    // context is the DTM code. KPvKP (left out on one side, resolved, draws left to the WDL file)
+    // and KQvKP, which it promotes into, as the writer chooses their contexts.
     const Material m = *Material::parse("KPvKP");
     std::string error;
     auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
     REQUIRE(t);
     Tablebases full;
     full.set_paths(test::test_tables_dir().string());
-    for (Context context : {Context::NONE, Context::DTM_SIGN, Context::DTM_CODE}) {
-        INFO("context " << int(context));
-        const fs::path dir = copy_of_test_tables("dtz-context-" + std::to_string(int(context)));
-        for (const char* name : {"KQvKP", "KPvKP"}) {
-            GenerationInfo info;
-            info.distance_codec = test_codec();
-            info.one_side_distances = left_out_too(name);
-            info.moves_resolved_dtm = true;
-            info.dtz_context = context;
-            test::write_again(dir, name, info);
-        }
+    {
+        const fs::path& dir = resolved_dir();
         const auto f = open_distance_file(dir, "KPvKP");
         REQUIRE(f->left_out_side());
         const Color left_out = *f->left_out_side();
         const Section* z = f->find(Metric::DTZ, ~left_out);
         REQUIRE(z);
-        CHECK(z->h.context == uint8_t(context));
+        CHECK(z->h.context <= uint8_t(Context::DTM_CODE));
 
         Tablebases probed;
         probed.set_paths(dir.string());
@@ -370,29 +332,7 @@ TEST_CASE("a left-out side's DTZ probes as generated through each DTZ context", 
     }
 }
 
-TEST_CASE("tb rewrite resolves DTM and back", "[tb][files][resolved]") {
-    const fs::path dir = copy_of_test_tables("resolved-rewrite");
-    const Material kpvk = *Material::parse("KPvK");
-    std::string error;
-    auto expected = load_table_values(dir, kpvk, &error, 2);
-    REQUIRE(expected);
-    RewriteOptions options;
-    options.threads = 2;
-    options.moves_resolved_dtm = true;
-    REQUIRE(rewrite_table_files(dir, kpvk, options, nullptr, &error));
-    auto f = open_distance_file(dir, "KPvK");
-    for (Color c : {WHITE, BLACK}) CHECK((f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED) != 0);
-    f.reset();
-    options.moves_resolved_dtm = false;
-    REQUIRE(rewrite_table_files(dir, kpvk, options, nullptr, &error));
-    f = open_distance_file(dir, "KPvK");
-    for (Color c : {WHITE, BLACK}) CHECK((f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED) == 0);
-    auto got = load_table_values(dir, kpvk, &error, 2);
-    REQUIRE(got);
-    for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
-}
-
-TEST_CASE("a resolved DTM file needs its subtables and version 6", "[tb][files][resolved][badfiles]") {
+TEST_CASE("a resolved DTM file needs its subtables", "[tb][files][resolved][badfiles]") {
     // KQvKP alone written resolved (the other tables of resolved_dir() are not needed here).
     const fs::path written = copy_of_test_tables("resolved-bad-source"), dir = test::scratch_dir("resolved-bad");
     write_table(written, "KQvKP", true, false);
@@ -403,37 +343,9 @@ TEST_CASE("a resolved DTM file needs its subtables and version 6", "[tb][files][
     CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
     CHECK(error.find("leaves DTM to captures and promotions") != std::string::npos);
     CHECK(error.find(".pytd") != std::string::npos);
-
-    // The flag in a version 5 file: refused, not read as exact values.
-    test::write_bytes(dir / "KQvKP.pytd", test::with_version(test::read_bytes(dir / "KQvKP.pytd"), 5));
-    std::string why;
-    CHECK(TableFile::open(dir / "KQvKP.pytd", TableIndex(kqvkp), FileKind::DISTANCE, &why) == nullptr);
-    CHECK(why.find("flags") != std::string::npos);
 }
 
-TEST_CASE("DTM that leaves its draws to the WDL file is smaller", "[tb][files][resolved]") {
-    // KQvKP written resolved with and without its draws left to the WDL file: the same values
-    // (each side alone checked), fewer bytes.
-    const fs::path with = copy_of_test_tables("draws-in-wdl"), without = copy_of_test_tables("draws-stored");
-    write_table(with, "KQvKP", true, false, true);
-    write_table(without, "KQvKP", true, false, false);
-    const Material kqvkp = *Material::parse("KQvKP");
-    auto f = open_distance_file(with, "KQvKP"), g = open_distance_file(without, "KQvKP");
-    uint64_t bytes_with = 0, bytes_without = 0;
-    for (Color c : {WHITE, BLACK}) {
-        const Section* s = f->find(Metric::DTM, c);
-        const Section* t = g->find(Metric::DTM, c);
-        CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
-        CHECK((t->h.flags & FLAG_DRAWS_IN_WDL) == 0);
-        bytes_with += s->h.compressed_bytes;
-        bytes_without += t->h.compressed_bytes;
-    }
-    INFO(bytes_with << " against " << bytes_without);
-    CHECK(bytes_with < bytes_without);
-    test::check_loads_as_generated(with, kqvkp, {WHITE, BLACK});
-}
-
-TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same write, and version 10",
+TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same write",
           "[tb][files][resolved][badfiles]") {
     const Material kqvkp = *Material::parse("KQvKP");
     const fs::path dir = copy_of_test_tables("draws-in-wdl-bad");
@@ -469,10 +381,9 @@ TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same
         CHECK(refused[0].find("which is missing or refused") != std::string::npos);
     }
 
-    // The flag in a version 9 file, and the flag without FLAG_MOVES_RESOLVED: refused.
+    // The flag without FLAG_MOVES_RESOLVED: refused.
     const std::vector<uint8_t> good = test::read_bytes(resolved_dir() / "KQvKP.pytd");
     const fs::path file = dir / "KQvKP.pytd";
-    CHECK(test::refusal(file, test::with_version(good, 9), "KQvKP", FileKind::DISTANCE).find("flags") != std::string::npos);
     std::vector<uint8_t> bytes = good;
     REQUIRE(test::clear_section_flag(bytes, FLAG_DRAWS_IN_WDL, FLAG_MOVES_RESOLVED) > 0);
     CHECK(test::refusal(file, bytes, "KQvKP", FileKind::DISTANCE).find("flags") != std::string::npos);

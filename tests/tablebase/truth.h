@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tablebase/table_set.h"
+#include "tablebase/format/table_set.h"
 
 namespace pythia::truth {
 

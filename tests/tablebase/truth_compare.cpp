@@ -1,6 +1,6 @@
 #include "truth_compare.h"
 
-#include "tablebase/tb_board.h"
+#include "tablebase/probe/tb_board.h"
 #include "truth.h"
 
 namespace pythia::truth {

@@ -16,7 +16,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
-#include "tablebase/tablebases.h"
+#include "tablebase/probe/tablebases.h"
 #include "uci/engine_process.h"
 
 using namespace pythia;

@@ -1,0 +1,44 @@
+#include "engine/cli/tb_args.h"
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+namespace pythia::cli {
+
+TableArgs parse_table_args(const Args& args, const std::function<bool(const std::string&)>& flag) {
+    TableArgs out;
+    out.threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    int all = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* what) -> const std::string& {
+            if (i + 1 >= args.size()) throw UsageError(a + " needs " + what);
+            return args[++i];
+        };
+        if (a == "--dir") {
+            out.dir = value("a folder");
+        } else if (a == "--threads") {
+            out.threads = parse_number(a, value("a number"), 1, 256);
+        } else if (a == "--all") {
+            if (i + 1 < args.size() && std::isdigit(static_cast<unsigned char>(args[i + 1][0])))
+                all = parse_number(a, args[++i], 3, 5);
+            else
+                out.all_stored = true;
+        } else if (flag && flag(a)) {
+            continue;
+        } else if (a.starts_with("-")) {
+            throw UsageError("unknown option '" + a + "'");
+        } else {
+            auto m = tb::Material::parse(a);
+            if (!m || m->total() < 3 || m->total() > 5)
+                throw UsageError("'" + a + "' is not a material of 3 to 5 pieces such as KQvKR");
+            out.tables.push_back(m->normalized());
+        }
+    }
+    if (all)
+        for (const tb::Material& m : tb::all_materials(all)) out.tables.push_back(m);
+    return out;
+}
+
+}  // namespace pythia::cli

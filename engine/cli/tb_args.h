@@ -1,0 +1,25 @@
+// Arguments that the `tb` verbs over stored tables share: materials, --all [N], --dir, --threads.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/cli/command.h"
+#include "tablebase/format/material.h"
+
+namespace pythia::cli {
+
+struct TableArgs {
+    std::vector<tb::Material> tables;  // normalised; with --all N every table of up to N pieces
+    bool all_stored = false;           // --all without a number
+    std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
+    int threads = 1;                   // default: every core
+};
+
+// Parses `args`. `flag(arg)` may take a verb's own flags (returning true); anything else that
+// starts with "--" or names no material of 3 to 5 pieces is a UsageError.
+TableArgs parse_table_args(const Args& args, const std::function<bool(const std::string&)>& flag = {});
+
+}  // namespace pythia::cli

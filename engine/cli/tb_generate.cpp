@@ -1,0 +1,145 @@
+// `pythia tb generate <MATERIAL...|--all N> [--dir D] [--threads T]`: the tables in their final
+// form, in one pass. Each table is written to a staging folder, checked there (the `tb verify`
+// check) and only then moved into place, so a stopped run resumes where it stopped. Progress
+// goes to stderr: one line per table, with the share of the work done and the time left.
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+
+#include "engine/cli/tb_args.h"
+#include "tablebase/generate/generation_driver.h"
+#include "tablebase/generate/table_check.h"
+#include "tablebase/generate/table_loader.h"
+
+namespace pythia::cli {
+
+namespace {
+
+using namespace pythia::tb;
+namespace fs = std::filesystem;
+
+double peak_memory_gib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0 / 1024.0;
+}
+
+std::string duration_text(double seconds) {
+    char s[32];
+    if (seconds < 90) std::snprintf(s, sizeof s, "%.1f s", seconds);
+    else if (seconds < 5400) std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
+    else std::snprintf(s, sizeof s, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
+    return s;
+}
+
+std::string bytes_text(uint64_t bytes) {
+    char s[32];
+    if (bytes < 10 * 1024) std::snprintf(s, sizeof s, "%llu B", (unsigned long long)bytes);
+    else if (bytes < 10 << 20) std::snprintf(s, sizeof s, "%.1f KiB", bytes / 1024.0);
+    else std::snprintf(s, sizeof s, "%.1f MiB", bytes / 1048576.0);
+    return s;
+}
+
+uint64_t file_bytes(const fs::path& p) {
+    std::error_code ec;
+    const auto n = fs::file_size(p, ec);
+    return ec ? 0 : n;
+}
+
+// Staging folders of generators that are no longer running (a run that was killed).
+void remove_stale_staging(const fs::path& dir) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() || !name.starts_with(".staging-")) continue;
+        const pid_t pid = pid_t(std::atoll(name.c_str() + 9));
+        if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)) continue;  // still running
+        fs::remove_all(entry.path(), ec);
+    }
+}
+
+// The share of the work done and the time left, judged by positions (each table's index size):
+// a table's generation, write and check all take time in proportion to them, roughly.
+class Progress {
+public:
+    void plan(const std::vector<Material>& tables) {
+        for (const Material& m : tables) total_ += double(TableIndex(m).size());
+        start_ = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "%zu tables to generate\n", tables.size());
+    }
+    // One line for a table stored.
+    void stored(const Material& m, double generation_seconds, double write_seconds, const fs::path& dir) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        done_ += double(TableIndex(m).size());
+        const double elapsed = seconds();
+        const double share = total_ > 0 ? done_ / total_ : 1;
+        const std::string left = share > 0 && share < 1 ? ", " + duration_text(elapsed * (1 - share) / share) + " left" : "";
+        std::fprintf(stderr, "[%9s] %-8s generated %s, written and checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
+                     duration_text(elapsed).c_str(), m.name().c_str(), duration_text(generation_seconds).c_str(),
+                     duration_text(write_seconds).c_str(),
+                     bytes_text(file_bytes(table_file_path(dir, m, FileKind::WDL))).c_str(),
+                     bytes_text(file_bytes(table_file_path(dir, m, FileKind::DISTANCE))).c_str(), 100 * share,
+                     left.c_str());
+    }
+    void line(const std::string& text) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::fprintf(stderr, "[%9s] %s\n", duration_text(seconds()).c_str(), text.c_str());
+    }
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+private:
+    std::mutex mutex_;
+    double total_ = 0, done_ = 0;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+int tb_generate_command(const Args& args) {
+    const TableArgs a = parse_table_args(args);
+    if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");
+    std::error_code ec;
+    fs::create_directories(a.dir, ec);
+    if (ec) {
+        std::cerr << "pythia tb generate: cannot create " << a.dir << ": " << ec.message() << '\n';
+        return EXIT_FAILED;
+    }
+    remove_stale_staging(a.dir);
+    Progress progress;
+    TableStore store;
+    store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
+    store.load = [&](const Material& m, uint8_t sides, std::string* error) {
+        return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
+    };
+    store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
+        const auto start = std::chrono::steady_clock::now();
+        const Material& m = t.index.material();
+        std::string error;
+        if (!write_checked_table(t, a.dir, final_form(m, seconds, threads, &subtables), subtables, nullptr, &error))
+            throw std::runtime_error(error);
+        progress.stored(m, seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                        a.dir);
+    };
+    DriverOptions options;
+    options.threads = a.threads;
+    options.progress = [&](const std::string& line) { progress.line(line); };
+    options.plan = [&](const std::vector<Material>& tables) { progress.plan(tables); };
+    try {
+        const auto report = generate_tables(a.tables, store, options);
+        int generated = 0, skipped = 0;
+        for (const auto& r : report) r.skipped ? ++skipped : ++generated;
+        std::printf("generated %d tables, %d already present, in %s with %d threads into %s (peak memory %.2f GiB)\n",
+                    generated, skipped, duration_text(progress.seconds()).c_str(), a.threads, a.dir.string().c_str(),
+                    peak_memory_gib());
+        return EXIT_OK;
+    } catch (const std::exception& e) {
+        std::cerr << "pythia tb generate: " << e.what() << '\n';
+        return EXIT_FAILED;
+    }
+}
+
+}  // namespace pythia::cli

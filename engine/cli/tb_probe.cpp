@@ -1,0 +1,158 @@
+// `pythia tb probe [--dir D] [--json] [FEN]`: a position's WDL, DTZ50 and DTM and every legal
+// move with its values, like syzygy-tables.info. Without a FEN it reads one FEN per line from
+// stdin, so that scripts can check many positions in one call.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "engine/core/movegen.h"
+#include "engine/core/notation.h"
+#include "engine/cli/command.h"
+#include "tablebase/probe/tablebases.h"
+
+namespace pythia::cli {
+
+namespace {
+
+using namespace pythia::tb;
+
+const char* wdl_name(int wdl) {
+    static const char* names[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
+    return wdl >= -2 && wdl <= 2 ? names[wdl + 2] : "?";
+}
+
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+
+// "mate in 9 (17 plies)", "mated in 8 (16 plies)", "checkmated", "draw".
+std::string dtm_text(const std::optional<Value>& v) {
+    if (!v) return "DTM unknown";
+    const int d = distance_of(*v);
+    if (is_win(*v)) return "mate in " + std::to_string((d + 1) / 2) + " (" + plies(d) + ")";
+    if (is_loss(*v)) return d == 0 ? "checkmated" : "mated in " + std::to_string(d / 2) + " (" + plies(d) + ")";
+    return "draw";
+}
+
+std::string dtz_text(const std::optional<Value>& v) {
+    if (!v) return "DTZ50 unknown";
+    if (is_draw(*v)) return "DTZ50 0";
+    return "DTZ50 " + std::to_string(signed_distance(*v)) + (std::abs(signed_distance(*v)) == 1 ? " ply" : " plies");
+}
+
+std::string json_value(const std::optional<Value>& v) {
+    return v ? std::to_string(signed_distance(*v)) : "null";
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        out += c;
+    }
+    return out + '"';
+}
+
+struct Options {
+    std::string dir = PYTHIA_DEFAULT_TB_DIR;
+    bool json = false;
+};
+
+// Probes one FEN and prints it; returns false if it could not be answered in full.
+bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options& o) {
+    Position pos;
+    std::string error;
+    if (!pos.set_fen(fen_text, &error)) error = "illegal FEN: " + error;
+    else if (pos.castling_rights()) error = "the tables hold no positions with castling rights";
+    else if (pos.count_all() > std::max(tbs.max_pieces(), 2))
+        error = std::to_string(pos.count_all()) + " pieces, the tables hold up to " + std::to_string(tbs.max_pieces());
+
+    std::optional<ProbeResult> root;
+    std::optional<std::vector<RootMove>> moves;
+    if (error.empty()) {
+        root = tbs.probe(pos);
+        moves = tbs.rank_root_moves(pos, true);  // every move's successor's DTZ, shown
+        if (!root || !moves) error = "no table for this position (or for a position a move leads to)";
+    }
+    if (o.json) {
+        std::string line = "{\"fen\":" + json_string(error.empty() || root ? pos.fen() : fen_text);
+        if (root) {
+            line += ",\"wdl\":" + std::to_string(root->wdl) + ",\"dtz\":" + json_value(root->dtz) +
+                    ",\"dtm\":" + json_value(root->dtm);
+        } else {
+            line += ",\"wdl\":null,\"dtz\":null,\"dtm\":null";
+        }
+        line += ",\"moves\":[";
+        if (moves)
+            for (size_t i = 0; i < moves->size(); ++i) {
+                const RootMove& m = (*moves)[i];
+                line += std::string(i ? "," : "") + "{\"uci\":\"" + move_to_uci(m.move) + "\",\"san\":" +
+                        json_string(move_to_san(pos, m.move)) + ",\"wdl\":" + std::to_string(m.after.wdl) +
+                        ",\"dtz\":" + json_value(m.after.dtz) + ",\"dtm\":" + json_value(m.after.dtm) + "}";
+            }
+        line += "]";
+        if (!error.empty()) line += ",\"error\":" + json_string(error);
+        std::cout << line << "}\n";
+        return error.empty() && root->dtz && root->dtm;
+    }
+
+    if (!error.empty()) {
+        std::cerr << "tb probe: " << fen_text << ": " << error << '\n';
+        return false;
+    }
+    std::cout << pos.fen() << '\n'
+              << (pos.side_to_move() == WHITE ? "White" : "Black") << " to move: " << wdl_name(root->wdl) << ", "
+              << dtz_text(root->dtz) << ", " << dtm_text(root->dtm) << '\n';
+    if (moves->empty()) std::cout << "  no legal moves\n";
+    const char* groups[] = {"Winning moves", "Drawing moves", "Losing moves"};
+    for (int g = 0; g < 3; ++g) {
+        bool header = false;
+        for (const RootMove& m : *moves) {
+            const int group = m.wdl > 0 ? 0 : m.wdl == 0 ? 1 : 2;
+            if (group != g) continue;
+            if (!header) std::cout << groups[g] << ":\n";
+            header = true;
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-8s %-12s %-22s %s%s\n", move_to_san(pos, m.move).c_str(),
+                          wdl_name(m.wdl), dtz_text(m.dtz).c_str(), dtm_text(m.dtm).c_str(),
+                          m.wdl50 != m.wdl ? "  (too late for the 50-move rule)" : "");
+            std::cout << line;
+        }
+    }
+    return root->dtz && root->dtm;
+}
+
+}  // namespace
+
+int tb_probe_command(const Args& args) {
+    Options o;
+    std::string fen;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--dir") {
+            if (++i == args.size()) throw UsageError("--dir needs a folder");
+            o.dir = args[i];
+        } else if (args[i] == "--json") {
+            o.json = true;
+        } else {
+            fen += (fen.empty() ? "" : " ") + args[i];
+        }
+    }
+    Tablebases tbs;
+    for (const std::string& message : tbs.set_paths(o.dir)) std::cerr << message << '\n';
+
+    bool ok = true;
+    if (!fen.empty()) {
+        ok = probe_one(tbs, fen, o);
+    } else {
+        for (std::string line; std::getline(std::cin, line);) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            ok &= probe_one(tbs, line, o);
+            std::cout.flush();
+        }
+    }
+    // A refused file was logged when it was opened; name it again where the user looks.
+    const auto refused = tbs.refused_files();
+    for (const std::string& r : refused) std::cerr << "pythia tb probe: refused " << r << '\n';
+    return ok && refused.empty() ? EXIT_OK : EXIT_FAILED;
+}
+
+}  // namespace pythia::cli

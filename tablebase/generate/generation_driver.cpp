@@ -1,0 +1,221 @@
+#include "tablebase/generate/generation_driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace pythia::tb {
+
+size_t table_memory(const TableValues& t) {
+    size_t bytes = 0;
+    for (Color c : {WHITE, BLACK})
+        bytes += (t.dtm[c].size() + t.dtz[c].size()) * sizeof(Value) +
+                 (t.capture_resolved[c].size() + t.promotion_resolved[c].size()) * sizeof(uint64_t);
+    return bytes;
+}
+
+size_t default_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return size_t(12) << 30;
+    return size_t(pages) / 3 * 2 * size_t(page_size);
+}
+
+namespace {
+
+// Peak bytes the generator needs for a table beyond its subtables: the output values (DTM and
+// DTZ, both sides), the capture bits, and per slice the cells of both metrics and sides (4
+// bytes each) with the lists of scheduled positions (counted as much again, a bound).
+size_t generation_memory(const Material& m) {
+    const TableIndex index(m.normalized());
+    return size_t(index.size()) * (4 * sizeof(Value) + 1) + size_t(index.slice_size()) * 32;
+}
+
+}  // namespace
+
+std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget) {
+    std::sort(kept.begin(), kept.end(), [](const KeptTable& a, const KeptTable& b) { return a.bytes > b.bytes; });
+    size_t total = other_bytes;
+    for (const KeptTable& k : kept) total += k.bytes;
+    std::vector<std::string> dropped;
+    for (const KeptTable& k : kept) {
+        if (total <= budget) break;
+        if (k.needed_next) continue;
+        total -= k.bytes;
+        dropped.push_back(k.name);
+    }
+    return dropped;
+}
+
+namespace {
+
+// Bytes a write in flight uses besides the table: a section's codes and compressed blocks, and
+// DTZ's best option kept while the next is tried (6 bytes a position; KRPvKR: about 2 GB for
+// 403 M positions), then the check's copy of the table read back from its files (16 bytes).
+size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 22; }
+
+}  // namespace
+
+std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
+                                            const DriverOptions& options) {
+    const std::vector<Material> order = with_dependencies(requested);
+    std::vector<GeneratedTable> report;
+    // Progress comes from the generator and from the writer's thread: one line at a time.
+    std::mutex progress_mutex;
+    std::function<void(const std::string&)> progress;
+    if (options.progress)
+        progress = [&](const std::string& line) {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            options.progress(line);
+        };
+
+    // Which tables still have to be generated, and which of those need each table.
+    std::vector<bool> needs_generation(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        std::string why;
+        needs_generation[i] = !store.present(order[i], &why);
+        if (needs_generation[i] && !why.empty() && progress)
+            progress(order[i].name() + ": " + why + ", generating it again");
+    }
+    if (options.plan) {
+        std::vector<Material> planned;
+        for (size_t i = 0; i < order.size(); ++i)
+            if (needs_generation[i]) planned.push_back(order[i]);
+        options.plan(planned);
+    }
+    auto still_needed = [&](const Material& m, size_t from) {
+        for (size_t j = from; j < order.size(); ++j) {
+            if (!needs_generation[j]) continue;
+            auto succ = order[j].successors();
+            if (std::find(succ.begin(), succ.end(), m) != succ.end()) return true;
+        }
+        return false;
+    };
+
+    // A table is written while the next one is generated (the writer's LZ4 and the solver's
+    // memory-bound loops share the cores well), unless together they would exceed the memory
+    // budget. At most one write is under way; its errors surface at the next wait.
+    //
+    // The budget covers everything: the tables kept in memory, the next table's generation and
+    // the write in flight. When they do not fit, the write is waited for first, then kept
+    // tables that the next table does not need are dropped, largest first (they are loaded
+    // back from storage when a later table needs them). The full 5-piece set once ran out of
+    // the machine's 24 GiB when only the kept tables were counted.
+    std::future<void> writing;
+    std::string being_written;
+    size_t writing_bytes = 0;  // the table being written and the subtables it holds
+    auto wait_for_write = [&] {
+        if (writing.valid()) writing.get();
+        being_written.clear();
+        writing_bytes = 0;
+    };
+
+    std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
+    auto memory_kept = [&] {
+        size_t bytes = 0;
+        for (auto& [name, t] : in_memory) bytes += table_memory(*t);
+        return bytes;
+    };
+    for (size_t i = 0; i < order.size(); ++i) {
+        const Material& m = order[i];
+        if (!needs_generation[i]) {
+            report.push_back({m.name(), 0, true});
+            continue;
+        }
+        // Drop what no remaining table needs, then make sure every successor is at hand.
+        for (auto it = in_memory.begin(); it != in_memory.end();) {
+            if (still_needed(it->second->index.material(), i)) ++it;
+            else it = in_memory.erase(it);
+        }
+        // The successors, with the sides to move this table looks up in each: only those are
+        // loaded (a kept table without one of them is loaded again).
+        const std::vector<std::pair<Material, uint8_t>> needs = m.successor_sides();
+        auto has_sides = [](const TableValues& t, uint8_t sides) {
+            for (Color c : {WHITE, BLACK})
+                if ((sides & (1 << c)) && t.dtm[c].empty()) return false;
+            return true;
+        };
+        for (const auto& [s, sides] : needs) {
+            auto it = in_memory.find(s.name());
+            if (it != in_memory.end() && !has_sides(*it->second, sides)) in_memory.erase(it);
+        }
+        auto is_successor = [&](const Material& t) {
+            return std::any_of(needs.begin(), needs.end(), [&](const auto& n) { return n.first == t; });
+        };
+        size_t to_load = 0;  // successors that are not in memory yet: DTM and DTZ, 4 bytes a side
+        for (const auto& [s, sides] : needs)
+            if (s.total() > 2 && !in_memory.count(s.name()))
+                to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
+        const size_t next_bytes = generation_memory(m) + to_load;
+        if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
+            if (writing.valid() && progress) progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
+            wait_for_write();
+            std::vector<KeptTable> kept;
+            for (auto& [name, t] : in_memory) kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
+            std::string dropped;
+            for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
+                in_memory.erase(name);
+                dropped.append(" ").append(name);
+            }
+            if (!dropped.empty() && progress) progress(m.name() + ": memory: dropped" + dropped);
+        }
+
+        TableSet subtables;
+        std::string loaded_names;
+        const auto load_start = std::chrono::steady_clock::now();
+        for (const auto& [s, sides] : needs) {
+            if (s.total() <= 2) continue;
+            auto it = in_memory.find(s.name());
+            if (it == in_memory.end()) {
+                if (s.name() == being_written) wait_for_write();
+                std::string error;
+                auto loaded = store.load(s, sides, &error);
+                if (!loaded) throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
+                it = in_memory.emplace(s.name(), loaded).first;
+                loaded_names.append(" ").append(s.name());
+            }
+            subtables.add(it->second);
+        }
+        if (!loaded_names.empty() && progress) {
+            const double load_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+            progress(m.name() + ": loaded" + loaded_names + " in " + std::to_string(load_seconds) + " s");
+        }
+
+
+        GenerationOptions go;
+        go.threads = options.threads;
+        // A slice's progress is detail (a line per table is what a person follows): debug level.
+        go.progress = [](const std::string& line) { spdlog::debug("{}", line); };
+        const auto start = std::chrono::steady_clock::now();
+        std::shared_ptr<const TableValues> table = generate_table(m, subtables, go);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        report.push_back({m.name(), seconds, false});
+        wait_for_write();
+        being_written = m.name();
+        // The write holds the subtables: the writer resolves DTM through them and the check
+        // looks up the moves that leave the table in them. The budget counts them for the write
+        // too, although the next table may share some: a bound, not an exact count.
+        TableSet held_by_write = subtables;
+        writing_bytes = table_memory(*table) + writer_memory(*table);
+        for (const auto& need : needs)
+            if (const TableValues* t = subtables.find(need.first)) writing_bytes += table_memory(*t);
+        writing = std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds] {
+            store.save(*table, held, seconds, options.threads);
+        });
+
+        // Keep the new table if a later one needs it (while it is written, keeping it costs
+        // nothing more; the next table makes room if it must).
+        if (still_needed(m, i + 1) && memory_kept() + writing_bytes <= options.memory_budget)
+            in_memory.emplace(m.name(), std::move(table));
+    }
+    wait_for_write();
+    return report;
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,64 @@
+// Generating a set of tables: dependency order, skipping tables already stored, keeping the
+// tables the next ones need in memory (within a budget) and loading the others from storage.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tablebase/generate/generator.h"
+
+namespace pythia::tb {
+
+// Where tables live between runs (the file layer provides these).
+struct TableStore {
+    // True if the table is stored and passes its checks; `why` says what is wrong otherwise.
+    std::function<bool(const Material&, std::string* why)> present;
+    // The values of a stored table for the sides to move in `sides` (bits 1 << WHITE,
+    // 1 << BLACK; the others left empty), or nullptr with `error` set.
+    std::function<std::shared_ptr<TableValues>(const Material&, uint8_t sides, std::string* error)> load;
+    // Stores a freshly generated table; throws on failure. `subtables` are those it was
+    // generated from (the writer resolves DTM through them, and the check reads them).
+    std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
+};
+
+size_t default_memory_budget();
+
+struct DriverOptions {
+    int threads = 1;
+    // Bytes for everything the driver holds at once: the tables kept for later ones, the next
+    // table's generation and the write in flight (estimates; default: 2/3 of physical memory).
+    size_t memory_budget = default_memory_budget();
+    std::function<void(const std::string&)> progress;
+    // Called once before the first generation with the tables that will be generated, in order.
+    std::function<void(const std::vector<Material>&)> plan;
+};
+
+struct GeneratedTable {
+    std::string name;
+    double seconds = 0;  // 0 when skipped
+    bool skipped = false;
+};
+
+// Generates `requested` and everything they depend on, in dependency order. Throws
+// std::runtime_error when a table cannot be generated or stored.
+std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
+                                            const DriverOptions& options);
+
+// Bytes of memory a generated table occupies.
+size_t table_memory(const TableValues& t);
+
+// A table kept in memory between generations, as the budget sees it.
+struct KeptTable {
+    std::string name;
+    size_t bytes = 0;
+    bool needed_next = false;  // a subtable of the next table: never dropped
+};
+
+// The kept tables to drop, largest first, until they and `other_bytes` (the next generation,
+// the write in flight) fit `budget`; stops short when only needed tables are left.
+std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget);
+
+}  // namespace pythia::tb

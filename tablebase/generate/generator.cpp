@@ -1,0 +1,535 @@
+#include "tablebase/generate/generator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#include "tablebase/probe/move_values.h"
+
+namespace pythia::tb {
+
+namespace {
+
+constexpr uint8_t ESCAPE = 0xFF;  // counter value of a position that can never be lost
+
+// Number of board symmetries that leave the position unchanged (1 or 2 for pawnless tables,
+// whose canonical white king square lies in the a1-d1-d4 triangle). Only a reflection in a
+// diagonal through the white king can fix a position.
+int stabilizer_size(const PieceOn* pieces, int n) {
+    const Square wk = pieces[0].square;
+    // The reflection in a1-h8 (transform 4) or in a8-h1 (transform 7).
+    const int t = file_of(wk) == rank_of(wk) ? 4 : file_of(wk) + rank_of(wk) == 7 ? 7 : -1;
+    if (t < 0) return 1;
+    for (int i = 0; i < n; ++i) {
+        const Square to = transform_square(pieces[i].square, t);
+        bool found = false;
+        for (int j = 0; j < n && !found; ++j)
+            found = pieces[j].square == to && pieces[j].color == pieces[i].color && pieces[j].type == pieces[i].type;
+        if (!found) return 1;
+    }
+    return 2;
+}
+
+bool on_a_diagonal(Square s) { return file_of(s) == rank_of(s) || file_of(s) + rank_of(s) == 7; }
+
+// True if the black king stands on the diagonal through the white king that stabilizer_size
+// reflects in; otherwise the position has no symmetry (the black king is not fixed).
+bool kings_on_one_diagonal(Square wk, Square bk) {
+    if (file_of(wk) == rank_of(wk)) return file_of(bk) == rank_of(bk);
+    return file_of(wk) + rank_of(wk) == 7 && file_of(bk) + rank_of(bk) == 7;
+}
+
+// Positions in the solver's lists: slice-relative index, whether it is lost (so that the
+// frontier need not read the value back from a cold cache line) and the side to move.
+inline uint32_t position_id(uint64_t r, Color stm, bool lost) { return uint32_t(r << 2 | uint64_t(lost) << 1 | stm); }
+
+// Sorts position ids (by index) in three byte-ish passes; O(n), unlike std::sort.
+inline void radix_sort(std::vector<uint32_t>& v, std::vector<uint32_t>& scratch) {
+    scratch.resize(v.size());
+    for (int shift = 0; shift < 32; shift += 11) {
+        size_t counts[2049] = {};
+        for (uint32_t x : v) ++counts[((x >> shift) & 2047) + 1];
+        for (int i = 0; i < 2048; ++i) counts[i + 1] += counts[i];
+        for (uint32_t x : v) scratch[counts[(x >> shift) & 2047]++] = x;
+        v.swap(scratch);
+    }
+}
+
+// A position whose value may change because one of its successors was just decided.
+struct Predecessor {
+    uint32_t r;        // slice-relative index
+    uint8_t mover;     // side to move in the predecessor
+    uint8_t winning;   // the predecessor wins by this move (the successor is lost)
+    uint8_t weight;    // its symmetry weight for the move counter
+};
+
+// A position's state while its slice is solved: its value and how many of its moves are not
+// yet known to lose (ESCAPE: it can never be lost). One cache line access per update.
+struct Cell {
+    Value value;
+    uint8_t count;
+    // DTZ only (initialise_range): the best WDL the resolving captures reach, 3 + it in the low
+    // nibble (0: none), and that of the quiet queen promotions in the high nibble.
+    uint8_t resolving;
+};
+
+// One metric's solving state for a slice.
+struct Metric {
+    Cell* cells[COLOR_NB];   // the slice's working values and counters
+    Value* output[COLOR_NB];  // where the final values of the slice go
+    uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
+    uint64_t* promoted[COLOR_NB] = {};  // DTZ only, tables with pawns: its promotion_resolved bits
+    std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
+    std::vector<uint32_t> mates;                 // finalised at distance 0
+    std::vector<Predecessor> preds;              // scratch for solve()
+
+    // Takes over another (per-thread) state's scheduled positions: moved where this state has
+    // none at that distance, appended otherwise (in a 5-piece table these lists hold hundreds
+    // of megabytes, and this runs on one thread per metric).
+    void absorb(Metric& other) {
+        take(mates, other.mates);
+        if (buckets.size() < other.buckets.size()) buckets.resize(other.buckets.size());
+        for (size_t d = 0; d < other.buckets.size(); ++d) take(buckets[d], other.buckets[d]);
+    }
+    static void take(std::vector<uint32_t>& to, std::vector<uint32_t>& from) {
+        if (to.empty()) to.swap(from);
+        else to.insert(to.end(), from.begin(), from.end());
+        std::vector<uint32_t>().swap(from);
+    }
+
+    void schedule(uint32_t pos, int distance) {
+        if (buckets.size() <= size_t(distance)) buckets.resize(distance + 1);
+        buckets[distance].push_back(pos);
+    }
+};
+
+// How to look up the successor of a conversion: which table, whether colours are exchanged,
+// the side to move there, and for each of the target table's slots, the slot of this table
+// the piece comes from.
+struct ConversionPlan {
+    const TableValues* table = nullptr;  // nullptr: bare kings, a draw
+    bool flip = false;
+    Color stm = WHITE;  // the opponent of the mover, in the target's colours
+    int n = 0;
+    int8_t source[MAX_PIECES] = {};
+};
+
+class Generator {
+public:
+    Generator(const Material& material, const TableSet& subtables, const GenerationOptions& options)
+        : table_(std::make_shared<TableValues>(material)),
+          index_(table_->index),
+          subtables_(subtables),
+          options_(options) {}
+
+    std::shared_ptr<TableValues> run() {
+        prepare_plans();
+        if (index_.slice_size() >= (uint64_t(1) << 30))
+            throw std::runtime_error(index_.material().name() + ": slices this large are not supported");
+        const uint64_t size = index_.size();
+        // Nothing is written here: every slice's initialisation writes all its cells and its
+        // solve all its output values, on both threads, so the pages are first touched there.
+        const uint64_t slice_size = index_.slice_size();
+        for (Color c : {WHITE, BLACK}) {
+            table_->dtm[c].resize(size);
+            table_->dtz[c].resize(size);
+            table_->capture_resolved[c].assign((size + 63) / 64, 0);
+            if (index_.has_pawns()) table_->promotion_resolved[c].assign((size + 63) / 64, 0);
+            cells_dtm_[c].resize(slice_size);
+            cells_dtz_[c].resize(slice_size);
+        }
+
+        const auto start = std::chrono::steady_clock::now();
+        auto last_report = start;
+        for (int slice = 0; slice < index_.num_slices(); ++slice) {
+            const uint64_t base = uint64_t(slice) * slice_size;
+            Metric dtm, dtz;
+            for (Color c : {WHITE, BLACK}) {
+                dtm.output[c] = table_->dtm[c].data() + base;
+                dtz.output[c] = table_->dtz[c].data() + base;
+                dtm.cells[c] = cells_dtm_[c].data();
+                dtz.cells[c] = cells_dtz_[c].data();
+                dtz.resolved[c] = table_->capture_resolved[c].data();
+                if (index_.has_pawns()) dtz.promoted[c] = table_->promotion_resolved[c].data();
+            }
+            initialise_slice(base, dtm, dtz);
+            // The two metrics are independent: solve them side by side.
+            run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) { solve(base, which == 0 ? dtm : dtz); });
+
+            auto now = std::chrono::steady_clock::now();
+            if (options_.progress && (now - last_report > std::chrono::seconds(5) || slice + 1 == index_.num_slices())) {
+                last_report = now;
+                double seconds = std::chrono::duration<double>(now - start).count();
+                options_.progress(index_.material().name() + ": slice " + std::to_string(slice + 1) + "/" +
+                                  std::to_string(index_.num_slices()) + ", " + std::to_string(int(seconds)) + " s");
+            }
+        }
+        return table_;
+    }
+
+private:
+    // Runs job(0..jobs-1) on up to `threads` threads; rethrows the first exception.
+    template <typename Job>
+    static void run_parallel(int threads, int jobs, Job&& job) {
+        if (threads <= 1 || jobs <= 1) {
+            for (int j = 0; j < jobs; ++j) job(j);
+            return;
+        }
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> errors(jobs);
+        for (int j = 0; j < jobs; ++j)
+            pool.emplace_back([&, j] {
+                try {
+                    job(j);
+                } catch (...) {
+                    errors[j] = std::current_exception();
+                }
+            });
+        for (auto& t : pool) t.join();
+        for (auto& e : errors)
+            if (e) std::rethrow_exception(e);
+    }
+
+    // Initialises a slice in chunks, one per thread; each chunk schedules into its own lists.
+    void initialise_slice(uint64_t base, Metric& dtm, Metric& dtz) const {
+        const uint64_t n = index_.slice_size();
+        const int chunks = std::max(1, std::min<int>(options_.threads, int(n / 4096) + 1));
+        std::vector<Metric> local_dtm(chunks, dtm), local_dtz(chunks, dtz);
+        run_parallel(chunks, chunks, [&](int c) {
+            initialise_range(base, n * c / chunks, n * (c + 1) / chunks, local_dtm[c], local_dtz[c]);
+        });
+        run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) {
+            Metric& to = which == 0 ? dtm : dtz;
+            for (Metric& from : which == 0 ? local_dtm : local_dtz) to.absorb(from);
+        });
+    }
+
+    static int promo_index(PieceType promo) { return promo == NO_PIECE_TYPE ? 0 : QUEEN - promo + 1; }
+
+    // One plan per (captured slot, moving slot, promotion): every conversion of this table.
+    void prepare_plans() {
+        const int n = index_.num_slots();
+        for (int captured = -1; captured < n; ++captured)
+            for (int mover = 0; mover < n; ++mover)
+                for (PieceType promo : {NO_PIECE_TYPE, QUEEN, ROOK, BISHOP, KNIGHT}) {
+                    if (captured == mover || (captured >= 0 && index_.slot(captured).type == KING)) continue;
+                    // A piece never captures one of its own side: no plan (and no table) for that.
+                    if (captured >= 0 && index_.slot(captured).color == index_.slot(mover).color) continue;
+                    // Nor does a promotion capture a pawn (no pawn stands on a last rank).
+                    if (promo != NO_PIECE_TYPE && captured >= 0 && index_.slot(captured).type == PAWN) continue;
+                    if (promo != NO_PIECE_TYPE && index_.slot(mover).type != PAWN) continue;
+                    ConversionPlan& plan = plans_[captured + 1][mover][promo_index(promo)];
+                    PieceOn after[MAX_PIECES];
+                    int8_t from_slot[MAX_PIECES];
+                    int k = 0;
+                    Material m;
+                    for (int i = 0; i < n; ++i) {
+                        if (i == captured) continue;
+                        PieceType t = i == mover && promo != NO_PIECE_TYPE ? promo : index_.slot(i).type;
+                        after[k] = {index_.slot(i).color, t, SQ_A1};
+                        from_slot[k++] = int8_t(i);
+                        m.set_count(index_.slot(i).color, t, m.count(index_.slot(i).color, t) + 1);
+                    }
+                    plan.n = k;
+                    if (k == 2) continue;  // bare kings
+                    plan.flip = !m.is_normalized();
+                    const Material target = m.normalized();
+                    plan.table = target == index_.material() ? table_.get() : subtables_.find(target);
+                    if (!plan.table)
+                        throw std::runtime_error("generating " + index_.material().name() + " needs table " +
+                                                 target.name() + ", which is not loaded");
+                    plan.stm = plan.flip ? index_.slot(mover).color : ~index_.slot(mover).color;
+                    if (plan.table != table_.get() && plan.table->dtm[plan.stm].empty())
+                        throw std::runtime_error("generating " + index_.material().name() + " needs table " +
+                                                 target.name() + " with " + (plan.stm == WHITE ? "White" : "Black") +
+                                                 " to move, which is not loaded");
+                    // Each piece goes to the next free slot of its (colour, type) group.
+                    const TableIndex& ti = plan.table->index;
+                    bool used[MAX_PIECES] = {};
+                    for (int j = 0; j < k; ++j) {
+                        Color c = plan.flip ? ~after[j].color : after[j].color;
+                        for (int t = 0; t < ti.num_slots(); ++t)
+                            if (!used[t] && ti.slot(t).color == c && ti.slot(t).type == after[j].type) {
+                                used[t] = true;
+                                plan.source[t] = from_slot[j];
+                                break;
+                            }
+                    }
+                }
+    }
+
+    // Values after a conversion `m` from placement p, for the opponent of the mover.
+    void lookup_conversion(const Placement& p, const TbMove& m, Value& dtm, Value& dtz) const {
+        const ConversionPlan& plan = plans_[m.captured_slot + 1][m.slot][promo_index(m.promotion)];
+        if (!plan.table) {
+            dtm = dtz = VALUE_UNKNOWN;
+            return;
+        }
+        Placement q;
+        for (int t = 0; t < plan.n; ++t) {
+            int s = plan.source[t];
+            Square sq = s == m.slot ? m.to : p[s];
+            q[t] = plan.flip ? flip_rank(sq) : sq;
+        }
+        const uint64_t idx = plan.table->index.encode(q);
+        dtm = plan.table->dtm[plan.stm][idx];
+        dtz = plan.table->dtz[plan.stm][idx];
+    }
+
+    // Values of a successor position: in this table (an earlier slice) or in a subtable.
+    void lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
+        Material m;
+        for (int i = 0; i < n; ++i)
+            m.set_count(pieces[i].color, pieces[i].type, m.count(pieces[i].color, pieces[i].type) + 1);
+        if (m == index_.material()) {
+            uint64_t idx = index_.encode(placement_for(index_, pieces, n));
+            dtm = table_->dtm[stm][idx];
+            dtz = table_->dtz[stm][idx];
+            return;
+        }
+        if (!subtables_.lookup(pieces, n, stm, dtm, dtz))
+            throw std::runtime_error("generating " + index_.material().name() + " needs table " +
+                                     m.normalized().name() + ", which is not loaded");
+    }
+
+    void initialise_range(uint64_t base, uint64_t begin, uint64_t end, Metric& dtm, Metric& dtz) const {
+        const bool pawnless = !index_.has_pawns();
+        for (uint64_t r = begin; r < end; ++r) {
+            Placement p;
+            if (!index_.decode(base + r, p)) {
+                for (Color c : {WHITE, BLACK}) {
+                    dtm.cells[c][r] = dtz.cells[c][r] = Cell{VALUE_ILLEGAL, 0, 0};
+                }
+                continue;
+            }
+            TbBoard b;
+            b.set(index_, p);
+            for (Color us : {WHITE, BLACK}) {
+                dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
+                dtz.cells[us][r].resolving = 0;
+                if (b.in_check(~us)) {
+                    dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
+                    continue;
+                }
+                int count = 0;
+                bool escape = false;
+                int win_dtm = 0, seed_dtm = 0, win_dtz = 0, seed_dtz = 0;
+                // The WDL files rely on the captures of the most valuable capturable piece
+                // (captures.h): the best WDL they reach, recorded here instead of searched again
+                // by the writer.
+                int top_victim = NO_PIECE_TYPE, best_capture = -3, best_promotion = -3;
+                auto better_win = [](int& w, int d) { w = w == 0 ? d : std::min(w, d); };
+                // Symmetric successors (pawnless, white king on a diagonal) weigh more; see solve().
+                // Only positions with both kings on one diagonal can be symmetric.
+                auto weigh_each = [&](int slot, Square to) {
+                    if (!pawnless) return false;
+                    if (slot == 0) return to == SQ_NONE || kings_on_one_diagonal(to, p[1]);
+                    if (slot == 1 && to != SQ_NONE) return kings_on_one_diagonal(p[0], to);
+                    return slot == 1 ? on_a_diagonal(p[0]) : kings_on_one_diagonal(p[0], p[1]);
+                };
+                auto quiet_weight = [&](int slot, Square to) {
+                    PieceOn after[MAX_PIECES];
+                    for (int j = 0; j < b.n; ++j) after[j] = {b.pieces[j].color, b.pieces[j].type, j == slot ? to : p[j]};
+                    return stabilizer_size(after, b.n);
+                };
+                int moves = scan_legal_moves(b, us, count, weigh_each, quiet_weight, [&](const TbMove& m) {
+                    Value sdtm, sdtz;
+                    lookup_conversion(p, m, sdtm, sdtz);
+                    int wdl = wdl_of_dtz(sdtz);  // the opponent's
+                    if (m.captured_slot >= 0) {
+                        const int victim = b.pieces[m.captured_slot].type;
+                        if (victim > top_victim) top_victim = victim, best_capture = -3;
+                        if (victim == top_victim) best_capture = std::max(best_capture, -wdl);
+                    } else if (m.promotion == QUEEN) {
+                        best_promotion = std::max(best_promotion, -wdl);
+                    }
+                    if (m.double_step) {
+                        PieceOn after[MAX_PIECES];
+                        const int k = pieces_after(b, m, after);
+                        improve_with_en_passant(after, k, ~us, Square((m.from + m.to) / 2), m.to, sdtm, wdl,
+                                                [this](const PieceOn* pcs, int np, Color side, Value& a, Value& b) {
+                                                    lookup(pcs, np, side, a, b);
+                                                });
+                    }
+                    if (is_loss(sdtm)) better_win(win_dtm, distance_of(sdtm) + 1);
+                    else if (is_win(sdtm)) seed_dtm = std::max(seed_dtm, distance_of(sdtm) + 1);
+                    else escape = true;
+                    switch (wdl) {
+                    case -2: better_win(win_dtz, 1); break;
+                    case -1: better_win(win_dtz, 101); break;
+                    case 1: seed_dtz = std::max(seed_dtz, 101); break;
+                    case 2: seed_dtz = std::max(seed_dtz, 1); break;
+                    default: break;
+                    }
+                });
+                const uint32_t pos = position_id(r, us, false);
+                if (moves == 0) {
+                    if (b.in_check(us)) {
+                        dtm.cells[us][r].value = dtz.cells[us][r].value = loss_in(0);
+                        dtm.mates.push_back(position_id(r, us, true));
+                        dtz.mates.push_back(position_id(r, us, true));
+                    } else {
+                        dtm.cells[us][r] = dtz.cells[us][r] = Cell{VALUE_UNKNOWN, ESCAPE, 0};  // stalemate
+                    }
+                    continue;
+                }
+                if (top_victim != NO_PIECE_TYPE) dtz.cells[us][r].resolving = uint8_t(3 + best_capture);
+                if (best_promotion > -3) dtz.cells[us][r].resolving |= uint8_t((3 + best_promotion) << 4);
+                if (count >= ESCAPE) throw std::logic_error("move counter overflow");
+                const uint8_t c = escape ? ESCAPE : uint8_t(count);
+                dtm.cells[us][r].count = dtz.cells[us][r].count = c;
+                set_initial(dtm, r, us, pos, win_dtm, seed_dtm, c);
+                set_initial(dtz, r, us, pos, win_dtz, seed_dtz, c);
+            }
+        }
+    }
+
+    static void set_initial(Metric& m, uint64_t r, Color us, uint32_t pos, int win, int seed, uint8_t count) {
+        if (win) {
+            m.cells[us][r].value = Value(KIND_PENDING_WIN | win);
+            m.schedule(pos, win);
+        } else if (count == 0) {
+            // Only conversions, all of them losing: lost as slowly as the slowest allows.
+            m.cells[us][r].value = Value(KIND_PENDING_LOSS | seed);
+            m.schedule(pos, seed);
+        } else {
+            m.cells[us][r].value = seed ? Value(KIND_LOSS_SEED | seed) : VALUE_UNKNOWN;
+        }
+    }
+
+    // Retrograde solving of one metric in a slice, by increasing distance.
+    void solve(uint64_t base, Metric& m) const {
+        const bool pawnless = !index_.has_pawns();
+        std::vector<uint32_t> frontier = std::move(m.mates), next, scratch;
+        for (int d = 0; d < int(m.buckets.size()) || !frontier.empty(); ++d) {
+            // Pending values of distance d are final now: nothing shorter was found.
+            if (d < int(m.buckets.size())) {
+                for (uint32_t pos : m.buckets[d]) {
+                    Value& v = m.cells[pos & 1][pos >> 2].value;
+                    if (v == Value(KIND_PENDING_WIN | d)) v = win_in(d);
+                    else if (v == Value(KIND_PENDING_LOSS | d)) v = loss_in(d), pos |= 2;
+                    else continue;
+                    frontier.push_back(pos);
+                }
+                std::vector<uint32_t>().swap(m.buckets[d]);
+            }
+            next.clear();
+            // In index order, neighbouring frontier positions share cache lines and pages.
+            if (frontier.size() > 65536) radix_sort(frontier, scratch);
+            // The frontier is worked through in batches: first every predecessor's index is
+            // computed and its memory prefetched, then the predecessors are updated in the same
+            // order. The updates are random accesses into large arrays; prefetching a batch
+            // keeps many cache misses in flight at once.
+            constexpr size_t BATCH = 64;
+            for (size_t start = 0; start < frontier.size(); start += BATCH) {
+                m.preds.clear();
+                const size_t end = std::min(frontier.size(), start + BATCH);
+                for (size_t f = start; f < end; ++f) collect_predecessors(base, m, frontier[f], pawnless);
+                for (const Predecessor& pr : m.preds) update_predecessor(m, pr, d, next);
+            }
+            std::swap(frontier, next);
+        }
+        // Whatever is undecided now is a draw. For DTZ, also mark the legal positions, lost ones
+        // excepted (nothing is lower than a loss), whose resolving captures, or quiet queen
+        // promotions, reach their final WDL; only the DTZ thread writes these bits, and slices
+        // are solved one after another.
+        const uint64_t n = index_.slice_size();
+        for (Color c : {WHITE, BLACK})
+            for (uint64_t r = 0; r < n; ++r) {
+                const Cell& cell = m.cells[c][r];
+                const Value v = cell.value;
+                const Value out = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
+                m.output[c][r] = out;
+                if (m.resolved[c] && cell.resolving && v != VALUE_ILLEGAL) {
+                    const int wdl = wdl_of_dtz(out);
+                    const int capture = cell.resolving & 15, promotion = cell.resolving >> 4;
+                    if (wdl > -2 && capture && capture - 3 >= wdl) set_bit(m.resolved[c], base + r);
+                    if (m.promoted[c] && wdl > -2 && promotion && promotion - 3 >= wdl)
+                        set_bit(m.promoted[c], base + r);
+                }
+            }
+    }
+
+    // Appends the predecessors of a frontier position (un-moves of the side that just moved,
+    // without uncapturing; pawns never move inside a slice) and prefetches their entries.
+    void collect_predecessors(uint64_t base, Metric& m, uint32_t pos, bool pawnless) const {
+        const Color stm = Color(pos & 1);
+        const uint64_t r = pos >> 2;
+        const bool lost = pos & 2;
+        Placement p;
+        index_.decode(base + r, p);
+        TbBoard b;
+        b.set(index_, p);
+        const Color mover = ~stm;
+        for (int i = 0; i < b.n; ++i) {
+            if (b.pieces[i].color != mover || b.pieces[i].type == PAWN) continue;
+            const Square at = b.pieces[i].square;
+            Bitboard origins = attacks_bb(b.pieces[i].type, at, b.all) & ~b.all;
+            if (b.pieces[i].type == KING) origins &= ~king_attacks(b.king(stm));  // kings never touch
+            while (origins) {
+                const Square to = pop_lsb(origins);
+                const uint64_t qr = index_.encode_moved(base + r, p, i, to) - base;
+                uint8_t weight = 1;
+                // Only a reflection in a diagonal through the white king can fix a position.
+                const Square wk = i == 0 ? to : p[0], bk = i == 1 ? to : p[1];
+                if (pawnless && !lost && kings_on_one_diagonal(wk, bk)) {
+                    PieceOn pcs[MAX_PIECES];
+                    for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, j == i ? to : p[j]};
+                    weight = uint8_t(stabilizer_size(pcs, b.n));
+                }
+                __builtin_prefetch(&m.cells[mover][qr], 1);
+                m.preds.push_back({uint32_t(qr), uint8_t(mover), uint8_t(lost), weight});
+            }
+        }
+    }
+
+    void update_predecessor(Metric& m, const Predecessor& pr, int d, std::vector<uint32_t>& next) const {
+        const Color mover = Color(pr.mover);
+        Cell& cell = m.cells[mover][pr.r];
+        Value& v = cell.value;
+        if (v == VALUE_ILLEGAL) return;
+        const Value kind = v & KIND_MASK;
+        const uint32_t won = position_id(pr.r, mover, false), lost = position_id(pr.r, mover, true);
+        if (pr.winning) {
+            // The predecessor wins by moving here.
+            if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED || (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
+                v = win_in(d + 1);
+                next.push_back(won);
+            }
+            return;
+        }
+        if (kind != VALUE_UNKNOWN && kind != KIND_LOSS_SEED) return;
+        // One more of the predecessor's moves is known to lose.
+        uint8_t& c = cell.count;
+        if (c == ESCAPE) return;
+        if (c < pr.weight) throw std::logic_error("move counter underflow in " + index_.material().name());
+        c = uint8_t(c - pr.weight);
+        if (c) return;
+        const int loss = std::max(d + 1, kind == KIND_LOSS_SEED ? distance_of(v) : 0);
+        if (loss == d + 1) {
+            v = loss_in(loss);
+            next.push_back(lost);
+        } else {
+            v = Value(KIND_PENDING_LOSS | loss);
+            m.schedule(won, loss);  // the loss flag is added when the pending value becomes final
+        }
+    }
+
+    std::shared_ptr<TableValues> table_;
+    const TableIndex& index_;
+    const TableSet& subtables_;
+    GenerationOptions options_;
+    std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
+    ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];
+};
+
+}  // namespace
+
+std::shared_ptr<TableValues> generate_table(const Material& material, const TableSet& subtables,
+                                            const GenerationOptions& options) {
+    return Generator(material.normalized(), subtables, options).run();
+}
+
+}  // namespace pythia::tb

@@ -1,0 +1,37 @@
+// Retrograde generation of one table: DTM, and DTZ50 with the five-valued WDL it implies.
+//
+// A table is solved one slice at a time (a pawnless table is one slice; a pawn table has one
+// slice per pawn configuration, most advanced first). Inside a slice the only moves are those
+// of kings and pieces that capture nothing: reversible moves, so their predecessors are found by
+// "un-moving" a piece. Every other move (a capture, a pawn move, a promotion) leads to a
+// position that is already solved: in a smaller table, another table of the same size (a
+// promotion), or an earlier slice of this one. Those moves are "conversions": their values
+// are looked up once, when the slice is initialised.
+//
+// The solver then proceeds by distance, one ply at a time. A position whose successor is lost
+// in d plies is won in d + 1; a position all of whose moves lead to wins is lost in one more
+// than the longest of them. Values from conversions are "pending" until the solver reaches
+// their distance, so a shorter path found through the slice always replaces them. This is what
+// makes every DTM exact and not merely an upper bound.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "tablebase/format/table_set.h"
+
+namespace pythia::tb {
+
+struct GenerationOptions {
+    int threads = 1;
+    // Called now and then with a line of progress (for stderr).
+    std::function<void(const std::string&)> progress;
+};
+
+// Generates the table of `material` (normalised). Every table it converts into must be in
+// `subtables` (except bare kings). Throws std::runtime_error if one is missing.
+std::shared_ptr<TableValues> generate_table(const Material& material, const TableSet& subtables,
+                                            const GenerationOptions& options = {});
+
+}  // namespace pythia::tb

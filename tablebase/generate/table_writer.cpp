@@ -1,0 +1,684 @@
+#include "tablebase/generate/table_writer.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <random>
+#include <type_traits>
+
+#include "tablebase/probe/captures.h"
+#include "tablebase/format/file_format.h"
+#include "tablebase/generate/forward_values.h"
+#include "tablebase/format/parallel.h"
+#include "tablebase/format/section_encoder.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_statistics.h"
+
+namespace pythia::tb {
+
+namespace {
+
+// Decoded LZ4 block sizes the writer tries for DTM and DTZ: the sections of codes wider than 8
+// bits, which the pair codec cannot hold, and the samples on which the DTZ's ways of being read
+// are compared. They are probed at the root only.
+const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
+// LZ4-HC level. Level 9 searches 256 match candidates per position, level 7 64, level 6 32: on
+// the DTM and DTZ streams level 7 is 2.5-3 times faster than 9 for 1-3 % more bytes, and level 6
+// another 1.55 times faster than 7 for 1.8 % more bytes (KQRvKR).
+constexpr int DISTANCE_LZ4_LEVEL = 6;
+// Pair codec blocks of DTM and DTZ sections. They are probed at the root
+// only, a few dozen positions per move, so they take blocks 2-8 times WDL's (on KRBvKR's DTM
+// 256-byte blocks alone were 5 % smaller than 64-byte ones); the writer keeps the smallest.
+const std::vector<uint32_t> DISTANCE_PAIR_BLOCK_BYTES = {64, 128, 256};
+
+}  // namespace
+
+std::array<PositionBits, COLOR_NB> search_capture_resolved(const TableValues& t, const TableSet& subtables,
+                                                           int threads) {
+    const uint64_t n = t.index.size();
+    std::array<PositionBits, COLOR_NB> decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign((n + 63) / 64, 0);
+    // Chunks are whole words, so no two workers write one.
+    parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) {
+            const bool search[COLOR_NB] = {t.dtz[WHITE][i] != VALUE_ILLEGAL && wdl_of_dtz(t.dtz[WHITE][i]) > -2,
+                                           t.dtz[BLACK][i] != VALUE_ILLEGAL && wdl_of_dtz(t.dtz[BLACK][i]) > -2};
+            if (!search[WHITE] && !search[BLACK]) continue;
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(t.index, p);
+            for (Color us : {WHITE, BLACK}) {
+                if (!search[us]) continue;
+                const int wdl = wdl_of_dtz(t.dtz[us][i]);
+                const std::optional<int> best = best_resolving_move(
+                    b, us, false, wdl,
+                    [&](const PieceOn* after, int k, int) { return subtables.lookup_wdl(after, k, ~us); });
+                if (best && *best >= wdl) set_bit(decided[us].data(), i);
+            }
+        }
+    });
+    return decided;
+}
+
+std::array<PositionBits, COLOR_NB> search_promotion_resolved(const TableValues& t, const TableSet& subtables,
+                                                             int threads) {
+    const uint64_t n = t.index.size();
+    std::array<PositionBits, COLOR_NB> decided;
+    if (!t.index.has_pawns()) return decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign((n + 63) / 64, 0);
+    parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i) {
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(t.index, p);
+            for (Color us : {WHITE, BLACK}) {
+                const Bitboard seventh = rank_bb(us == WHITE ? RANK_7 : RANK_2);
+                if (t.dtz[us][i] == VALUE_ILLEGAL || !(b.by_color[us] & b.by_type[PAWN] & seventh)) continue;
+                const int wdl = wdl_of_dtz(t.dtz[us][i]);
+                if (wdl == -2) continue;  // nothing is lower than a loss
+                int best = -3;
+                for_each_quiet_promotion(b, us, {QUEEN}, [&](const TbMove& m) {
+                    PieceOn after[MAX_PIECES];
+                    const int k = pieces_after(b, m, after);
+                    const std::optional<int> v = subtables.lookup_wdl(after, k, ~us);
+                    best = v ? std::max(best, -*v) : -3;  // unknown: leave the position exact
+                    return !v || best >= wdl;
+                });
+                if (best >= wdl) set_bit(decided[us].data(), i);
+            }
+        }
+    });
+    return decided;
+}
+
+std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& t, const TableSet& subtables,
+                                                             int threads) {
+    const uint64_t n = t.index.size();
+    std::array<PositionBits, COLOR_NB> decided;
+    for (Color c : {WHITE, BLACK}) decided[c].assign((n + 63) / 64, 0);
+    parallel_for(n, threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i) {
+            if (t.dtm[WHITE][i] == VALUE_ILLEGAL && t.dtm[BLACK][i] == VALUE_ILLEGAL) continue;
+            Placement p;
+            if (!t.index.decode(i, p)) continue;
+            TbBoard b;
+            b.set(t.index, p);
+            for (Color us : {WHITE, BLACK}) {
+                const Value v = t.dtm[us][i];
+                if (v == VALUE_ILLEGAL) continue;
+                const Value best = leaving_move_dtm(b, us, subtables);
+                if (best != VALUE_ILLEGAL && value_rank(best) >= value_rank(v)) set_bit(decided[us].data(), i);
+            }
+        }
+    });
+    return decided;
+}
+
+namespace {
+
+// A DTM section with FLAG_MOVES_RESOLVED is encoded over keys in the order of value_rank, so
+// that the encoder's AT_MOST ("any symbol not above") means "any value no better"; the file's
+// symbols are the values again. Keys: a loss in d is d, a draw 0x2000, a win in d 0x4000 + 1023 - d
+// (all of the form the encoder counts fastest: distance bits below 1024).
+constexpr int MAX_KEYED_DISTANCE = 1023;
+uint16_t goodness_key(Value v) {
+    if (is_win(v)) return uint16_t(0x4000 + MAX_KEYED_DISTANCE - distance_of(v));
+    if (is_loss(v)) return uint16_t(distance_of(v));
+    return 0x2000;
+}
+Value value_of_key(uint16_t key) {
+    if (key >= 0x4000) return win_in(0x4000 + MAX_KEYED_DISTANCE - key);
+    if (key < 0x2000) return loss_in(key);
+    return VALUE_UNKNOWN;
+}
+
+// True if every DTM of `dtm` has a goodness key (5-piece tables reach a few hundred plies).
+bool keyable(const ValueArray& dtm) {
+    for (Value v : dtm)
+        if (v != VALUE_ILLEGAL && distance_of(v) > MAX_KEYED_DISTANCE) return false;
+    return true;
+}
+
+int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
+
+// The cells of a stream stored in `order`: cell_of(index), or cell_of(index, stored position),
+// for each stored position of a call's range.
+template <typename CellOf>
+CellSource in_order(const StorageOrder& order, CellOf cell_of) {
+    return [&order, cell_of](uint64_t begin, uint64_t end, Cell* out) {
+        StorageOrder::Cursor at(order, begin);
+        for (uint64_t j = begin; j < end; ++j, at.next()) {
+            if constexpr (std::is_invocable_v<CellOf, uint64_t, uint64_t>) *out++ = cell_of(at.index(), j);
+            else *out++ = cell_of(at.index());
+        }
+    };
+}
+
+// Samples for choosing a storage order, in rounds: each round encodes the candidates left on
+// `segments` stretches of `positions` stored positions (the same stretches for every order,
+// spread over the stream; the whole stream when it is shorter, which ends the choice), and keeps
+// the smallest `keep`. On KBNvKN's White-to-move DTM the 64 x 32768 sample alone picked an order
+// 7 % larger than the 256 x 65536 one's pick. The first round, on short samples, only thins out
+// the 120 orders of a 5-piece table with five index digits (a pawn and three other pieces): on
+// KBNPvK it took the two DTM sections' choice from 49.3 to 36.0 s (both runs beside a table
+// generation on both cores), and its picks made the DTM/DTZ file 0.9 % smaller, not larger
+// (54 145 472 against 54 659 776 bytes).
+struct SampleRound {
+    uint64_t segments, positions;  // stretches of stored positions, and positions per stretch
+    size_t keep;                   // candidates kept for the next round
+    size_t skip_below;             // the round is skipped with at most this many candidates
+};
+constexpr SampleRound SAMPLE_ROUNDS[] = {
+    {16, 8192, 24, 24},
+    {64, 32768, 4, 0},
+    {256, 65536, 1, 0},
+};
+// Samples up to this many positions are too short for Re-Pair to keep two threads busy: one
+// candidate per thread instead.
+constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
+
+// The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
+// pair codec, judged on samples of each candidate order (the same stretches of stored
+// positions for every order, spread over the stream).
+// With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
+// smallest. `estimate_bytes` (if not null): the chosen order's bytes scaled from its last sample
+// to the whole stream (0 if no sample was encoded).
+template <typename... CellOf>
+StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uint64_t* estimate_bytes,
+                                  CellOf... cell_of) {
+    const uint64_t n = index.size();
+    plan.codec = Codec::PAIRS;
+    plan.estimate_only = false;
+    auto estimate = [&](const StorageOrder& order, const SampleRound& sample) -> uint64_t {
+        std::vector<std::pair<uint64_t, uint64_t>> stretches;  // [begin, end) of stored positions
+        if (sample.segments * sample.positions >= n) {
+            stretches.push_back({0, n});
+        } else {
+            const uint64_t step = n / sample.segments;
+            for (uint64_t k = 0; k < sample.segments; ++k) {
+                const uint64_t slack = step - std::min(step, sample.positions);
+                const uint64_t begin = k * step + (slack ? (k * 0x9E3779B97F4A7C15ull >> 20) % slack : 0);
+                stretches.push_back({begin, std::min(n, begin + sample.positions)});
+            }
+        }
+        auto bytes_of = [&](const auto& one_cell_of) {
+            const CellSource source = in_order(order, one_cell_of);
+            std::vector<Cell> cells;
+            for (const auto& [begin, end] : stretches) {
+                cells.resize(cells.size() + (end - begin));
+                source(begin, end, cells.data() + cells.size() - (end - begin));
+            }
+            const EncodedSection e = encode_section(
+                cells.size(),
+                [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
+                plan);
+            return encoded_bytes(e);
+        };
+        return (bytes_of(cell_of) + ...);
+    };
+    std::vector<std::pair<uint64_t, StorageOrder>> tried;
+    for (const std::vector<int>& perm : all_digit_permutations(index))
+        tried.push_back({0, *StorageOrder::from_permutation(index, perm)});
+    const int threads = plan.threads;
+    uint64_t sampled_positions = 0;  // by the last round
+    for (const SampleRound& round : SAMPLE_ROUNDS) {
+        if (tried.size() == 1) break;
+        if (tried.size() <= round.skip_below) continue;
+        const bool short_sample = round.segments * round.positions <= SMALL_SAMPLE_POSITIONS;
+        plan.threads = short_sample ? 1 : threads;
+        parallel_for(tried.size(), short_sample ? threads : 1, 1, [&](uint64_t begin, uint64_t end, int) {
+            for (uint64_t k = begin; k < end; ++k) tried[k].first = estimate(tried[k].second, round);
+        });
+        std::stable_sort(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        sampled_positions = std::min(n, round.segments * round.positions);
+        if (round.segments * round.positions >= n) break;  // the whole stream: exact
+        if (tried.size() > round.keep) tried.resize(round.keep);
+    }
+    if (estimate_bytes) *estimate_bytes = sampled_positions ? tried[0].first * n / sampled_positions : 0;
+    return tried[0].second;
+}
+
+// True if DTZ and DTM agree on win, draw and loss everywhere (then DTZ can be read by sign).
+bool signs_agree(const TableValues& t, Color c, int threads) {
+    const auto& dtm = t.dtm[c];
+    const auto& dtz = t.dtz[c];
+    std::atomic<bool> agree{true};
+    parallel_for(dtm.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+        if (!agree.load(std::memory_order_relaxed)) return;
+        for (uint64_t i = begin; i < end; ++i)
+            if (dtm[i] != VALUE_ILLEGAL && (is_win(dtm[i]) != is_win(dtz[i]) || is_loss(dtm[i]) != is_loss(dtz[i]))) {
+                agree = false;
+                return;
+            }
+    });
+    return agree;
+}
+
+// DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
+// where draws need nothing stored, through the DTM's whole code), judged on a sample.
+EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, const StorageOrder& order,
+                          int threads) {
+    const uint64_t n = t.index.size();
+    const auto& dtz = t.dtz[c];
+    const auto& dtmv = t.dtm[c];
+    struct Option {
+        Context context;
+        uint32_t contexts;
+        CellSource source;
+    };
+    std::vector<Option> options;
+    // Stored in the DTM's order, so that the DTM code of a stored position is at the same place.
+    // A draw's DTZ is not stored: the reader answers a draw wherever the DTM is one.
+    options.push_back({Context::NONE, 1, in_order(order, [&](uint64_t i) {
+                           return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0}
+                                                                              : Cell{Cell::EXACT, dtz[i], 0};
+                       })});
+    // DTM and DTZ agree on win, draw and loss (write_table_files checks it).
+    options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
+                               const Value m = dtmv[i];
+                               return m == VALUE_ILLEGAL || is_draw(m) ? Cell{Cell::FREE, 0, 1}
+                                                                       : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
+                           })});
+    // Where the DTM leaves captures and promotions to the reader, the context is the code of the
+    // exact DTM, which the reader has resolved by then (the stored code may hold a lower value).
+    const bool resolved = dtm.header.flags & FLAG_MOVES_RESOLVED;
+    const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
+    if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
+        options.push_back({Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
+                               if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
+                               const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
+                               return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
+                           })});
+    auto plan_for = [&](const Option& o, bool estimate) {
+        SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
+        p.block_bytes = DISTANCE_BLOCK_BYTES;
+        p.threads = threads;
+        p.level = DISTANCE_LZ4_LEVEL;
+        p.codec = Codec::PAIRS;
+        p.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
+        p.estimate_only = estimate;
+        return p;
+    };
+    // Every option is ranked and packed once; only the best one is compressed whole. The options
+    // are compared by LZ4 on a sample even when the pair codec compresses the section: Re-Pair
+    // on every option of a whole stream would triple the writer's work.
+    size_t best = 0;
+    EncodedSection s;
+    double best_bytes = 0;
+    for (size_t k = 0; k < options.size(); ++k) {
+        EncodedSection e = encode_section(n, options[k].source, plan_for(options[k], true));
+        const double bytes = e.estimated_bytes + 2.0 * e.symbols.size();
+        if (k == 0 || bytes < best_bytes) {
+            best = k;
+            best_bytes = bytes;
+            s = std::move(e);
+        }
+    }
+    finish_section(s, plan_for(options[best], false));
+    s.header.storage_order = order.field();
+    s.codes.clear();
+    s.codes.shrink_to_fit();
+    return s;
+}
+
+class FileWriter {
+public:
+    explicit FileWriter(std::filesystem::path path) : path_(std::move(path)) {
+        temp_ = path_;
+        temp_ += ".tmp" + std::to_string(getpid());
+    }
+    ~FileWriter() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!done_) std::filesystem::remove(temp_, ignored_);
+    }
+
+    bool write(FileKind kind, const Material& m, uint64_t positions, uint64_t write_id,
+               std::vector<EncodedSection>& sections, const TableStatistics* stats, std::string* error) {
+        // Header layout: fixed part, section descriptors, symbol tables, statistics.
+        std::vector<uint8_t> header(sizeof(FileHeader) + sections.size() * sizeof(SectionHeader));
+        auto align = [](std::vector<uint8_t>& v, size_t a) { v.resize((v.size() + a - 1) / a * a); };
+        for (EncodedSection& s : sections) {
+            align(header, 8);
+            s.header.symbols_offset = uint32_t(header.size());
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(s.symbols.data());
+            header.insert(header.end(), p, p + s.symbols.size() * 2);
+        }
+        FileHeader h{};
+        std::memcpy(h.magic, FILE_MAGIC, sizeof h.magic);
+        h.version = FORMAT_VERSION;
+        h.kind = uint32_t(kind);
+        const std::string name = m.name();
+        std::memcpy(h.material, name.data(), std::min(name.size(), sizeof h.material - 1));
+        h.positions = positions;
+        h.num_sections = uint32_t(sections.size());
+        h.write_id = write_id;
+        if (stats) {
+            align(header, 8);
+            h.stats_offset = uint32_t(header.size());
+            h.stats_size = sizeof(TableStatistics);
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(stats);
+            header.insert(header.end(), p, p + sizeof *stats);
+        }
+        align(header, 64);
+        h.header_size = uint32_t(header.size());
+
+        // Payload layout: per LZ4 section its block offsets, its dictionary, its blocks; per
+        // PAIRS section the codec's payload, from a multiple of 64 bytes (its blocks then sit
+        // on cache lines).
+        uint64_t at = header.size();
+        for (EncodedSection& s : sections) {
+            if (s.header.code_bits == 0) continue;
+            if (s.header.codec == uint8_t(Codec::PAIRS)) {  // the codec's payload, on a cache line
+                at = (at + 63) / 64 * 64;
+                s.header.offsets_offset = at;
+                s.header.compressed_bytes = s.data.size();
+                blocks_at_.push_back(at);
+                at += s.data.size();
+                continue;
+            }
+            s.header.offsets_offset = at;
+            at += 8 * (s.block_ends.size() + 1);
+            s.header.dict_offset = at;
+            at += s.dictionary.size();
+            s.header.compressed_bytes = at - s.header.offsets_offset + s.data.size();
+            blocks_at_.push_back(at);
+            at += s.data.size();
+        }
+        h.file_size = at;
+
+        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) return fail(error, std::string("cannot create: ") + std::strerror(errno));
+        XXH3_state_t* state = XXH3_createState();
+        XXH3_64bits_reset(state);
+        bool ok = seek_write(header.data(), header.size(), nullptr);  // placeholder, rewritten below
+        size_t k = 0;
+        uint64_t written = header.size();
+        for (const EncodedSection& s : sections) {
+            if (s.header.code_bits == 0 || !ok) continue;
+            const uint64_t base = blocks_at_[k++];
+            if (s.header.codec == uint8_t(Codec::PAIRS)) {
+                const std::vector<uint8_t> padding(base - written, 0);
+                ok = seek_write(padding.data(), padding.size(), state) && seek_write(s.data.data(), s.data.size(), state);
+                written = base + s.data.size();
+                continue;
+            }
+            written = base + s.data.size();
+            std::vector<uint64_t> offsets{base};
+            for (uint64_t e : s.block_ends) offsets.push_back(base + e);
+            ok = seek_write(offsets.data(), offsets.size() * 8, state) &&
+                 seek_write(s.dictionary.data(), s.dictionary.size(), state) &&
+                 seek_write(s.data.data(), s.data.size(), state);
+        }
+        h.payload_hash = XXH3_64bits_digest(state);
+        XXH3_freeState(state);
+        if (!ok) return fail(error, std::string("cannot write: ") + std::strerror(errno));
+
+        for (size_t i = 0; i < sections.size(); ++i)
+            std::memcpy(header.data() + sizeof(FileHeader) + i * sizeof(SectionHeader), &sections[i].header,
+                        sizeof(SectionHeader));
+        std::memcpy(header.data(), &h, sizeof h);
+        h.header_hash = XXH3_64bits(header.data(), header.size());
+        std::memcpy(header.data(), &h, sizeof h);
+        if (pwrite(fd_, header.data(), header.size(), 0) != ssize_t(header.size()) || fsync(fd_) != 0)
+            return fail(error, std::string("cannot write: ") + std::strerror(errno));
+        ::close(fd_);
+        fd_ = -1;
+        return true;
+    }
+
+    bool commit(std::string* error) {
+        std::error_code ec;
+        std::filesystem::rename(temp_, path_, ec);
+        if (ec) return fail(error, "cannot rename " + temp_.string() + ": " + ec.message());
+        done_ = true;
+        return true;
+    }
+
+private:
+    bool fail(std::string* error, const std::string& message) {
+        if (error) *error = path_.string() + ": " + message;
+        return false;
+    }
+    bool seek_write(const void* data, size_t n, XXH3_state_t* hash) {
+        if (hash && n) XXH3_64bits_update(hash, data, n);
+        const char* p = static_cast<const char*>(data);
+        while (n) {
+            ssize_t w = ::write(fd_, p, n);
+            if (w <= 0) return false;
+            p += w;
+            n -= size_t(w);
+        }
+        return true;
+    }
+
+    std::filesystem::path path_, temp_;
+    int fd_ = -1;
+    bool done_ = false;
+    std::error_code ignored_;
+    std::vector<uint64_t> blocks_at_;
+};
+
+// Positions (bit per index) where an encoded WDL section (its codes still there) stores a draw.
+PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, int threads) {
+    const StorageOrder order = *StorageOrder::from_field(index, s.header.storage_order);
+    PositionBits draws((index.size() + 63) / 64, 0);
+    parallel_for(index.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {  // whole words per worker
+        for (uint64_t i = begin; i < end; ++i)
+            if (s.symbols[s.code_of(order.to_storage(i))] == wdl_symbol(0)) set_bit(draws.data(), i);
+    });
+    return draws;
+}
+
+// The WDL sections of both sides: captures (and, where it pays, queen promotions) resolved when
+// the subtables are at hand. With `draws`, also where each section stores a draw.
+std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads,
+                                                std::array<PositionBits, COLOR_NB>* draws = nullptr) {
+    const uint64_t n = t.index.size();
+    const Material& m = t.index.material();
+    std::vector<EncodedSection> wdl;
+    // The generator's own records where they are there, else a search of the moves.
+    const bool recorded = !t.capture_resolved[WHITE].empty();
+    std::array<PositionBits, COLOR_NB> searched;  // stays empty without subtables: WDL exact
+    if (info.subtables && !recorded) searched = search_capture_resolved(t, *info.subtables, threads);
+    const bool promotions = info.subtables && t.index.has_pawns();
+    std::array<PositionBits, COLOR_NB> promoted_searched;
+    if (promotions && t.promotion_resolved[WHITE].empty())
+        promoted_searched = search_promotion_resolved(t, *info.subtables, threads);
+    for (Color c : {WHITE, BLACK}) {
+        const PositionBits& decided = info.subtables && recorded ? t.capture_resolved[c] : searched[c];
+        const PositionBits& promoted =
+            !t.promotion_resolved[c].empty() ? t.promotion_resolved[c] : promoted_searched[c];
+        const auto& dtz = t.dtz[c];
+        SectionPlan plan{Metric::WDL, c};
+        plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
+        plan.threads = threads;
+        plan.codec = Codec::PAIRS;
+        auto encode = [&](bool with_promotions) {
+            auto cell_of = [&](uint64_t i) {
+                const uint16_t v = wdl_symbol(wdl_of_dtz(dtz[i]));
+                const bool low =
+                    (!decided.empty() && test_bit(decided, i)) || (with_promotions && test_bit(promoted, i));
+                return dtz[i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0}
+                       : low                   ? Cell{Cell::AT_MOST, v, 0}
+                                               : Cell{Cell::EXACT, v, 0};
+            };
+            SectionPlan p = plan;
+            if (with_promotions) p.flags |= FLAG_PROMOTIONS_RESOLVED;
+            const StorageOrder order =
+                info.choose_storage_orders ? choose_storage_order(t.index, p, nullptr, cell_of) : StorageOrder{};
+            EncodedSection e = encode_section(n, in_order(order, cell_of), p);
+            e.header.storage_order = order.field();
+            return e;  // its codes are dropped once the section is chosen
+        };
+        wdl.push_back(encode(false));
+        // Leaving the promotions to the prober shrank the side with the pawn in KQvKP by 75 % and
+        // in KRvKP by 33 %, but made others a few % larger, where the promotions decide positions
+        // the filling had no trouble with (KPPvK +13 %): so both ways, the smaller kept.
+        const bool any_promoted =
+            promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
+        if (any_promoted) {
+            EncodedSection with = encode(true);
+            const uint64_t bytes_without = encoded_bytes(wdl.back()), bytes_with = encoded_bytes(with);
+            spdlog::debug("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
+                         c == WHITE ? "w" : "b", bytes_without, bytes_with);
+            if (bytes_with < bytes_without) wdl.back() = std::move(with);
+        }
+        if (draws) (*draws)[c] = stored_wdl_draws(t.index, wdl.back(), threads);
+        wdl.back().codes = {};
+    }
+    return wdl;
+}
+
+// The DTM and DTZ sections: both sides, or the smaller one with `one_side_distances`. With
+// `wdl_draws` (where the WDL file stores a draw) and a resolved DTM, draws are left to the WDL file.
+std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads,
+                                                     const std::array<PositionBits, COLOR_NB>* wdl_draws) {
+    const uint64_t n = t.index.size();
+    const std::string name = t.index.material().name();
+    // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
+    // its DTM, which can be its context.
+    const bool resolve_dtm = info.moves_resolved_dtm && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
+    std::array<PositionBits, COLOR_NB> resolved;
+    if (resolve_dtm) resolved = search_moves_resolved_dtm(t, *info.subtables, threads);
+    SectionPlan plans[COLOR_NB];
+    std::array<const PositionBits*, COLOR_NB> draws{};
+    for (Color c : {WHITE, BLACK}) {
+        SectionPlan& plan = plans[c];
+        plan = SectionPlan{Metric::DTM, c};
+        plan.block_bytes = DISTANCE_BLOCK_BYTES;
+        plan.threads = threads;
+        plan.level = DISTANCE_LZ4_LEVEL;
+        plan.codec = Codec::PAIRS;
+        plan.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
+        if (!resolve_dtm) continue;
+        plan.flags = FLAG_MOVES_RESOLVED;
+        // A draw that the WDL file stores as a draw: the reader answers a draw there (no capture
+        // or promotion wins, or it would not be a draw), whatever the DTM holds.
+        if (wdl_draws &&
+            std::any_of((*wdl_draws)[c].begin(), (*wdl_draws)[c].end(), [](uint64_t w) { return w != 0; })) {
+            draws[c] = &(*wdl_draws)[c];
+            plan.flags |= FLAG_DRAWS_IN_WDL;
+        }
+    }
+    // The DTM stream of side c: values, or goodness keys where captures and promotions resolve.
+    auto dtm_cell = [&](Color c) {
+        return [&, c](uint64_t i) {
+            const Value v = t.dtm[c][i];
+            if (!resolve_dtm) return v == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, v, 0};
+            if (v != VALUE_ILLEGAL && draws[c] && is_draw(v) && test_bit(*draws[c], i)) return Cell{Cell::FREE, 0, 0};
+            return v == VALUE_ILLEGAL                ? Cell{Cell::FREE, 0, 0}
+                   : test_bit(resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
+                                              : Cell{Cell::EXACT, goodness_key(v), 0};
+        };
+    };
+    // The orders first. An order that suits the exact DTM suits its DTZ too, but one chosen for a
+    // resolved DTM alone may not (KQvKP's DTZ doubled): then the order is judged by both streams,
+    // and the estimate is of both.
+    StorageOrder order[COLOR_NB];
+    uint64_t estimate[COLOR_NB] = {};
+    for (Color c : {WHITE, BLACK}) {
+        if (!info.choose_storage_orders) continue;
+        const auto start = std::chrono::steady_clock::now();
+        auto dtz_cell = [&](uint64_t i) {
+            return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
+        };
+        order[c] = resolve_dtm ? choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c), dtz_cell)
+                               : choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c));
+        spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    // One side to store: where the samples of DTM and DTZ together show one side clearly larger,
+    // it is not encoded at all (KBNPvK: 115 s of the writer's 237 s went to encoding both sides'
+    // DTM and DTZ); otherwise both are, and compared.
+    bool encode_side[COLOR_NB] = {true, true};
+    if (info.one_side_distances && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
+        // KBNPvK: White estimated 54.4 MB, Black 62.8 MB (1.155 times), written 51.6 MB for White.
+        constexpr double CLEARLY_LARGER = 1.15;
+        if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
+        if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
+    }
+    std::vector<EncodedSection> dist;
+    const auto encode_start = std::chrono::steady_clock::now();
+    for (Color c : {WHITE, BLACK}) {
+        if (!encode_side[c]) continue;
+        dist.push_back(encode_section(n, in_order(order[c], dtm_cell(c)), plans[c]));
+        if (resolve_dtm)
+            for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
+        dist.back().header.storage_order = order[c].field();
+    }
+    for (size_t k = 0, sides = dist.size(); k < sides; ++k) {
+        const Color c = Color(dist[k].header.side);
+        dist.push_back(encode_dtz(t, c, dist[k], order[c], threads));
+    }
+    spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());
+    for (auto& s : dist) s.codes = {};
+    if (info.one_side_distances && dist.size() == 4) {
+        // Keep the side whose DTM and DTZ take fewer bytes; the reader recovers the other.
+        uint64_t bytes[COLOR_NB] = {};
+        for (const auto& s : dist) bytes[s.header.side] += encoded_bytes(s);
+        const Color dropped = bytes[BLACK] > bytes[WHITE] ? BLACK : WHITE;
+        std::erase_if(dist, [&](const EncodedSection& s) { return s.header.side == dropped; });
+    }
+    return dist;
+}
+
+}  // namespace
+
+bool write_table_files(const TableValues& t, const std::filesystem::path& dir, const GenerationInfo& info,
+                       std::string* error) {
+    const auto start = std::chrono::steady_clock::now();
+    const int threads = std::max(1, info.threads);
+    const uint64_t n = t.index.size();
+    const Material& m = t.index.material();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        if (error) *error = dir.string() + ": cannot create the folder: " + ec.message();
+        return false;
+    }
+
+    // The reader takes a draw's DTZ from its DTM, which needs them to agree.
+    for (Color c : {WHITE, BLACK})
+        if (!signs_agree(t, c, threads)) {
+            if (error) *error = m.name() + ": DTM and DTZ disagree on win, draw or loss: not written";
+            return false;
+        }
+    TableStatistics stats = compute_statistics(t, threads);
+    stats.generation_seconds = info.seconds;
+    stats.generation_threads = uint32_t(info.threads);
+
+    const bool draws_in_wdl = info.moves_resolved_dtm;
+    std::array<PositionBits, COLOR_NB> draws;
+    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    const auto wdl_done = std::chrono::steady_clock::now();
+    spdlog::debug("{}: WDL sections encoded in {:.1f} s", m.name(),
+                  std::chrono::duration<double>(wdl_done - start).count());
+    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    spdlog::debug("{}: DTM and DTZ sections encoded in {:.1f} s", m.name(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - wdl_done).count());
+
+    stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+    const uint64_t write_id = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32) ^
+                   uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+
+    FileWriter wdl_file(table_file_path(dir, m, FileKind::WDL));
+    FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));
+    return wdl_file.write(FileKind::WDL, m, n, write_id, wdl, &stats, error) &&
+           dist_file.write(FileKind::DISTANCE, m, n, write_id, dist, nullptr, error) && wdl_file.commit(error) &&
+           dist_file.commit(error);
+}
+
+}  // namespace pythia::tb
