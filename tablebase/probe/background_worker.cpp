@@ -4,6 +4,9 @@ namespace pythia::tb {
 
 void BackgroundWorker::post(Task task) {
     std::lock_guard<std::mutex> lock(mutex_);
+    // A task posted while stop() runs (by the task it cancels: an open posts the building of the
+    // file's checkpoints) is dropped with the others: what it refers to is about to go.
+    if (stopping_) return;
     queue_.push_back(std::move(task));
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
     wake_.notify_one();
@@ -24,6 +27,7 @@ void BackgroundWorker::stop() {
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
     std::lock_guard<std::mutex> lock(mutex_);
+    queue_.clear();
     stopping_ = false;
     cancel_ = false;
     idle_.notify_all();
