@@ -6,10 +6,13 @@
 #include "engine/core/movegen.h"
 #include "eval/evaluate.h"
 #include "search/movepick.h"
+#include "search/params.h"
 #include "search/see.h"
 #include "tablebase/probe/tablebases.h"
 
 namespace pythia {
+
+using namespace search_params;
 
 namespace {
 
@@ -19,7 +22,7 @@ struct ReductionTable {
     ReductionTable() {
         for (int d = 0; d < 64; ++d)
             for (int m = 0; m < 64; ++m)
-                r[d][m] = d && m ? int8_t(0.75 + std::log(d) * std::log(m) / 2.25) : 0;
+                r[d][m] = d && m ? int8_t(LMR_BASE + std::log(d) * std::log(m) / LMR_DIVISOR) : 0;
     }
 };
 const ReductionTable REDUCTIONS;
@@ -114,8 +117,8 @@ void Worker::iterative_deepening() {
             sel_depth_ = 0;
             // Aspiration window around the last score, widened on each failure.
             const Value previous = root_moves_[pv_idx_].previous_score;
-            Value delta = 15, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-            if (root_depth_ >= 4 && previous != -VALUE_INFINITE && !is_decisive(previous)) {
+            Value delta = ASPIRATION_DELTA, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (root_depth_ >= ASPIRATION_MIN_DEPTH && previous != -VALUE_INFINITE && !is_decisive(previous)) {
                 alpha = std::max(previous - delta, -VALUE_INFINITE);
                 beta = std::min(previous + delta, VALUE_INFINITE);
             }
@@ -206,7 +209,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     // which the stored value does not know).
     const Key key = pos_.key();
     TTData tte;
-    const bool tt_hit = pos_.rule50() < 90 ? shared_.tt.probe(key, ply, tte) : false;
+    const bool tt_hit = pos_.rule50() < TT_RULE50_LIMIT ? shared_.tt.probe(key, ply, tte) : false;
     const Move tt_move = root ? root_moves_[pv_idx_].move : tt_hit ? tte.move : Move::none();
     if (!PV && !ss->excluded && tt_hit && tte.depth >= depth && tte.value != VALUE_NONE &&
         (tte.bound & (tte.value >= beta ? BOUND_LOWER : BOUND_UPPER)))
@@ -229,7 +232,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
                                                 : VALUE_DRAW + *wdl;  // a cursed win a hair above 0
             const Bound b = *wdl > draw_band ? BOUND_LOWER : *wdl < -draw_band ? BOUND_UPPER : BOUND_EXACT;
             if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
-                shared_.tt.store(key, ply, Move::none(), v, VALUE_NONE, std::min(depth + 6, MAX_PLY - 1), b);
+                shared_.tt.store(key, ply, Move::none(), v, VALUE_NONE, std::min(depth + TB_STORE_EXTRA_DEPTH, MAX_PLY - 1), b);
                 return v;
             }
             if constexpr (PV) {
@@ -264,19 +267,19 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     if (!PV && !ss->in_check && !ss->excluded && !is_decisive(eval)) {
         // Step 8. Reverse futility pruning: so far above beta that a quiet move of ours is
         // unlikely to be refuted at this small depth.
-        if (depth <= 8 && eval - 80 * (depth - improving) >= beta) return eval;
+        if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta) return eval;
 
         // Step 9. Razoring: hopelessly below alpha; if the captures cannot help, give up.
-        if (depth <= 3 && eval + 250 * depth <= alpha && !is_mate_score(alpha)) {
+        if (depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha && !is_mate_score(alpha)) {
             const Value v = qsearch<false>(ss, alpha, alpha + 1);
             if (v <= alpha) return v;
         }
 
         // Step 10. Null move pruning: if passing still fails high, a real move would too
         // (not in pawn endings, where zugzwang makes passing a poor guide).
-        if (depth >= 3 && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != Move::null() &&
+        if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != Move::null() &&
             !ss->excluded && has_non_pawn_material(pos_, pos_.side_to_move()) && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
-            const int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+            const int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + std::min((eval - beta) / NMP_EVAL_DIVISOR, NMP_EVAL_MAX);
             ss->move = Move::null();
             ss->moved_piece = NO_PIECE;
             ss->continuation = &history_.continuation[NO_PIECE][0];
@@ -290,7 +293,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
 
     // Step 11. Internal iterative reduction: without a stored move the ordering is poor and
     // a full-depth search of this node is probably wasted.
-    if (!root && !tt_move && depth >= 4 && (PV || cut_node)) --depth;
+    if (!root && !tt_move && depth >= IIR_MIN_DEPTH && (PV || cut_node)) --depth;
 
     // Step 12. The move loop.
     const Move counter = (ss - 1)->move.is_ok()
@@ -326,18 +329,20 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             if (quiet && !gives_check) {
                 if (skip_quiets) continue;
                 // Late move pruning: enough quiet moves tried at this small depth.
-                if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
+                if (depth <= LMP_MAX_DEPTH && move_count >= (LMP_BASE + depth * depth) / (2 - improving)) {
                     skip_quiets = true;
                     continue;
                 }
                 const int lmr_depth = std::max(depth - 1 - reduction(depth, move_count), 0);
                 // Futility pruning: the static evaluation plus a margin cannot reach alpha.
-                if (!ss->in_check && lmr_depth <= 8 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) continue;
+                if (!ss->in_check && lmr_depth <= FUTILITY_MAX_DEPTH &&
+                    ss->static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
+                    continue;
                 // History pruning: a move that has failed everywhere so far.
-                if (lmr_depth <= 3 && history_score < -2000 * depth) continue;
+                if (lmr_depth <= HISTORY_PRUNING_MAX_DEPTH && history_score < -HISTORY_PRUNING_MARGIN * depth) continue;
                 // SEE pruning: the move loses material on its square.
-                if (lmr_depth <= 8 && !see_ge(pos_, m, -20 * lmr_depth * lmr_depth)) continue;
-            } else if (depth <= 8 && !see_ge(pos_, m, -100 * depth)) {
+                if (lmr_depth <= SEE_PRUNING_MAX_DEPTH && !see_ge(pos_, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)) continue;
+            } else if (depth <= SEE_PRUNING_MAX_DEPTH && !see_ge(pos_, m, -SEE_TACTICAL_MARGIN * depth)) {
                 continue;  // a losing capture or check at small depth
             }
         }
@@ -347,10 +352,10 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // when even the alternatives beat beta, the node fails high without more work
         // (multi-cut). Otherwise a check is searched one ply deeper (within reason).
         int extension = 0;
-        if (!root && m == tt_move && depth >= 8 && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - 3 && tte.value != VALUE_NONE && !is_decisive(tte.value) &&
+        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
+            tte.depth >= depth - SINGULAR_TT_DEPTH_MARGIN && tte.value != VALUE_NONE && !is_decisive(tte.value) &&
             ply < 2 * root_depth_) {
-            const Value singular_beta = tte.value - 2 * depth;
+            const Value singular_beta = tte.value - SINGULAR_MARGIN * depth;
             ss->excluded = m;
             const Value v = search<false>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
             ss->excluded = Move::none();
@@ -375,14 +380,14 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
         Value v = -VALUE_INFINITE;
-        if (depth >= 3 && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
+        if (depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
             int r = reduction(depth, move_count);
             r += !PV;
             r += !improving;
             r += cut_node;
             r -= m == ss->killers[0] || m == ss->killers[1] || m == counter;
             r -= gives_check;
-            r -= history_score / 8000;
+            r -= history_score / LMR_HISTORY_DIVISOR;
             const int reduced = std::clamp(new_depth - r, 1, new_depth);
             if constexpr (PV) pv_length_[ply + 1] = 0;
             v = -search<false>(ss + 1, -(alpha + 1), -alpha, reduced, true);
@@ -511,7 +516,7 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
         if (!ss->in_check && best > VALUE_TB_LOSS_IN_MAX_PLY) {
             if (m.kind() != Move::PROMOTION && pos_.is_capture(m)) {
                 const PieceType victim = m.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
-                const Value futility = ss->static_eval + 150 + SEE_VALUE[victim];
+                const Value futility = ss->static_eval + QS_FUTILITY_MARGIN + SEE_VALUE[victim];
                 if (futility <= alpha && !pos_.gives_check(m)) {
                     best = std::max(best, futility);
                     continue;

@@ -1,0 +1,72 @@
+// The search's tuning constants, in one place and by name (as eval/params.h holds the
+// evaluation's). Margins are in centipawns, depths in plies. Changing one changes the bench
+// signature and needs a match (scripts/match --sprt) before it is kept.
+#pragma once
+
+namespace pythia::search_params {
+
+// Late-move reductions: reduction(depth, move) = LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR.
+constexpr double LMR_BASE = 0.75;
+constexpr double LMR_DIVISOR = 2.25;
+constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
+constexpr int LMR_HISTORY_DIVISOR = 8000;   // a ply less (more) per this much good (bad) history
+
+// Aspiration windows: the first half-width around the last score, from this depth on; each
+// failure widens it by half.
+constexpr int ASPIRATION_DELTA = 15;
+constexpr int ASPIRATION_MIN_DEPTH = 4;
+
+// Reverse futility pruning: eval - margin * (depth - improving) >= beta at depth <= max.
+constexpr int RFP_MAX_DEPTH = 8;
+constexpr int RFP_MARGIN = 80;
+
+// Razoring: eval + margin * depth <= alpha at depth <= max, confirmed by quiescence.
+constexpr int RAZOR_MAX_DEPTH = 3;
+constexpr int RAZOR_MARGIN = 250;
+
+// Null move pruning: from this depth, reduced by base + depth / divisor + the eval's excess over
+// beta in units of EVAL_DIVISOR (at most EVAL_MAX).
+constexpr int NMP_MIN_DEPTH = 3;
+constexpr int NMP_BASE = 3;
+constexpr int NMP_DEPTH_DIVISOR = 3;
+constexpr int NMP_EVAL_DIVISOR = 200;
+constexpr int NMP_EVAL_MAX = 3;
+
+// Internal iterative reduction: a ply less without a stored move, from this depth.
+constexpr int IIR_MIN_DEPTH = 4;
+
+// Late move pruning: at depth <= max, quiet moves after (LMP_BASE + depth^2) / (2 - improving).
+constexpr int LMP_MAX_DEPTH = 8;
+constexpr int LMP_BASE = 3;
+
+// Futility pruning of quiet moves: static eval + base + per_depth * lmr_depth <= alpha.
+constexpr int FUTILITY_MAX_DEPTH = 8;
+constexpr int FUTILITY_BASE = 100;
+constexpr int FUTILITY_PER_DEPTH = 90;
+
+// History pruning: quiet moves whose history is below -margin * depth, at lmr_depth <= max.
+constexpr int HISTORY_PRUNING_MAX_DEPTH = 3;
+constexpr int HISTORY_PRUNING_MARGIN = 2000;
+
+// SEE pruning: quiets losing more than margin * lmr_depth^2, captures and checks losing more
+// than margin * depth, at depth <= max.
+constexpr int SEE_PRUNING_MAX_DEPTH = 8;
+constexpr int SEE_QUIET_MARGIN = 20;
+constexpr int SEE_TACTICAL_MARGIN = 100;
+
+// Singular extensions: from this depth, with a stored lower bound at most so much shallower;
+// the alternatives must stay below the stored value minus margin * depth.
+constexpr int SINGULAR_MIN_DEPTH = 8;
+constexpr int SINGULAR_TT_DEPTH_MARGIN = 3;
+constexpr int SINGULAR_MARGIN = 2;
+
+// Quiescence futility: a capture whose victim plus this margin cannot reach alpha is skipped.
+constexpr int QS_FUTILITY_MARGIN = 150;
+
+// A tablebase cut is stored as if searched this much deeper.
+constexpr int TB_STORE_EXTRA_DEPTH = 6;
+
+// The transposition table is not trusted this close to the 50-move horizon.
+constexpr int TT_RULE50_LIMIT = 90;
+
+}  // namespace pythia::search_params
