@@ -166,9 +166,8 @@ void add_rule(uint32_t a, uint32_t b, std::vector<PairRule>& rules, std::vector<
 // it, one pair at a time, always the most frequent. Each position knows its neighbours
 // (replaced positions are unlinked, not moved) and belongs to the list of occurrences of the pair
 // it starts, so a replacement visits only the pair's occurrences: the work follows the
-// replacements, not the stream's length times the rounds. (Until 2026-11-25 this stage went in
-// rounds of up to 64 pairs with a scan of the whole stream each: about a thousand scans of
-// millions of symbols on a DTM section, 3-5 times the time for 1 % more bytes.) Occurrence lists
+// replacements, not the stream's length times the rounds (rounds of up to 64 pairs with a scan
+// of the whole stream each took 3-5 times the time on a DTM section, for 1 % more bytes). Occurrence lists
 // stay in stream order, so a run "aaaa" becomes "cc", as a left-to-right pass would make it.
 class PairOccurrences {
 public:
