@@ -8,6 +8,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
+#include "engine/core/version.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
 #include "eval/evaluate.h"
@@ -172,7 +173,7 @@ void UciEngine::finish_search() {
 }
 
 void UciEngine::cmd_uci(std::istream&) {
-    send("id name Pythia");
+    send("id name " + engine_name());
     send("id author the Pythia developers");
     for (const std::string& d : options_.declarations()) send(d);
     send("uciok");
