@@ -60,7 +60,9 @@ void Search::start(const Position& root, const SearchLimits& limits, const Searc
     root_ = root;
     callbacks_ = std::move(callbacks);
     shared_.limits = limits;
-    shared_.multipv = std::max(1, options.multipv);
+    strength_ = options.strength;
+    // A weakened search chooses among several root moves, so it searches them as MultiPV.
+    shared_.multipv = std::max({1, options.multipv, strength_.active() ? STRENGTH_CANDIDATES : 1});
     shared_.tb = options.tb;
     verdict_ = options.verdict;
     last_reported_.clear();
@@ -147,7 +149,9 @@ void Search::main_thread() {
         // final one, and is never the previous line again with only its counters moved on.
         const std::vector<PvLine> final_lines = lines(*best);
         if (!same_lines(final_lines, last_reported_)) report(final_lines);
-        const RootMove& rm = best->root_moves()[0];
+        const RootMove& rm = strength_.active()
+                                 ? choose_weakened_move(best->root_moves(), best->multipv(), strength_, rng_)
+                                 : best->root_moves()[0];
         result.best = rm.move;
         result.pv = rm.pv;
         result.score = rm.score != -VALUE_INFINITE ? rm.score : rm.previous_score;

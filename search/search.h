@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include <random>
+
 #include "search/limits.h"
+#include "search/strength.h"
 #include "search/tt.h"
 #include "search/worker.h"
 
@@ -57,6 +60,7 @@ struct SearchOptions {
     int64_t move_overhead_ms = 50;
     TablebaseProbing tb;                  // probes inside the tree
     std::optional<RootVerdict> verdict;  // set by the move decision
+    StrengthLimit strength;              // UCI_LimitStrength, UCI_Elo: the choice of the move
 };
 
 class Search {
@@ -107,6 +111,8 @@ private:
     SearchCallbacks callbacks_;
     std::optional<RootVerdict> verdict_;
     std::vector<PvLine> last_reported_;  // written by the main search thread only
+    StrengthLimit strength_;
+    std::mt19937_64 rng_{std::random_device{}()};  // the weakened choice; main search thread only
     std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;

@@ -84,6 +84,10 @@ void UciEngine::declare_options() {
     options_.add_check("UCI_Chess960", false);
     // Analysis (GUIs set it): the book does not narrow the search (decision.cpp).
     options_.add_check("UCI_AnalyseMode", false);
+    // A weaker opponent (search/strength.h): fewer plies and nodes, a noisy choice among the
+    // best root moves. The Elo scale is nominal (Stockfish's range), not yet calibrated.
+    options_.add_check("UCI_LimitStrength", false);
+    options_.add_spin("UCI_Elo", STRENGTH_ELO_MIN, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
 
     // Opening book (book/README.md).
     auto report = [this](const std::string& text) {
@@ -344,6 +348,9 @@ void UciEngine::cmd_go(std::istream& args) {
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
+    options.strength = {options_.check("UCI_LimitStrength"), int(options_.spin("UCI_Elo"))};
+    SearchLimits search_limits = decided.limits;
+    options.strength.restrict(search_limits);
     options.move_overhead_ms = options_.spin("Move Overhead");
     options.verdict = decided.verdict;
     options.tb.tables = &tablebases_;
@@ -359,7 +366,7 @@ void UciEngine::cmd_go(std::istream& args) {
         if (r.ponder) line += " ponder " + move_to_uci(r.ponder);
         send(line);
     };
-    search_.start(position_, decided.limits, options, std::move(callbacks));
+    search_.start(position_, search_limits, options, std::move(callbacks));
     if (debug_ && search_.time().time_limited())
         info_string("time budget: optimum " + std::to_string(search_.time().optimum_ms()) + " ms, maximum " +
                     std::to_string(search_.time().maximum_ms()) + " ms");

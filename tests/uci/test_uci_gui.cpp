@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "engine/core/movegen.h"
@@ -261,4 +262,68 @@ TEST_CASE("UCI_Chess960: X-FEN and Shredder-FEN, castling as king takes rook bot
     REQUIRE(e.read_line_starting("Nodes searched:", 10000, &perft_lines));
     CHECK(contains(perft_lines, "e1g1: 1"));
     CHECK_FALSE(contains(perft_lines, "e1h1: 1"));
+}
+
+TEST_CASE("UCI_LimitStrength: a weakened Pythia answers legal moves in time, and varies", "[uci][gui][strength]") {
+    EngineProcess e;
+    std::vector<std::string> decl;
+    e.send("uci");
+    REQUIRE(e.read_line_starting("uciok", 20000, &decl));
+    CHECK(contains(decl, "option name UCI_LimitStrength type check default false"));
+    CHECK(contains(decl, "option name UCI_Elo type spin default 1320 min 1320 max 3190"));
+    e.send("setoption name UCI_Elo value 1000");
+    REQUIRE(e.read_line_starting("info string option UCI_Elo must be from 1320 to 3190", 10000));
+
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name UCI_LimitStrength value true");
+    for (const char* elo : {"1320", "2200", "3000"}) {
+        e.send(std::string("setoption name UCI_Elo value ") + elo);
+        // A short game against itself on a fast clock: every move legal, none late.
+        Position pos;
+        std::string moves;
+        int64_t clock_ms = 3000;
+        for (int ply = 0; ply < 24 && !MoveList(pos).empty(); ++ply) {
+            INFO("UCI_Elo " << elo << ", " << pos.fen());
+            e.send("position startpos" + (moves.empty() ? std::string() : " moves" + moves));
+            const auto before = std::chrono::steady_clock::now();
+            e.send("go wtime " + std::to_string(clock_ms) + " btime " + std::to_string(clock_ms) + " winc 20 binc 20");
+            auto best = e.read_line_starting("bestmove", 5000);
+            const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::steady_clock::now() - before).count();
+            REQUIRE(best);
+            CHECK(ms < clock_ms / 4);
+            std::istringstream in(*best);
+            std::string word, move;
+            in >> word >> move;
+            const Move m = parse_uci_move(pos, move);
+            REQUIRE(m);
+            pos.do_move(m);
+            moves += " " + move;
+            clock_ms = std::max<int64_t>(500, clock_ms - ms + 20);
+        }
+        // go infinite still waits for stop, and stop answers a legal move.
+        e.send("position startpos moves e2e4");
+        e.send("go infinite");
+        for (const auto& l : e.read_for(300)) CHECK_FALSE(starts_with(l, "bestmove"));
+        e.send("stop");
+        auto best = e.read_line_starting("bestmove", 5000);
+        REQUIRE(best);
+        Position after_e4;
+        after_e4.do_move(parse_uci_move(after_e4, "e2e4"));
+        CHECK(parse_uci_move(after_e4, best->substr(9, best->find(' ', 9) - 9)));
+    }
+
+    // At the lowest setting the choice among the best root moves is noisy: the same position
+    // searched again does not always get the same move.
+    e.send("setoption name UCI_Elo value 1320");
+    std::set<std::string> chosen;
+    for (int i = 0; i < 30; ++i) {
+        e.send("ucinewgame");
+        e.send("position startpos moves d2d4 g8f6");
+        e.send("go movetime 100");
+        auto best = e.read_line_starting("bestmove", 5000);
+        REQUIRE(best);
+        chosen.insert(best->substr(9, best->find(' ', 9) - 9));
+    }
+    CHECK(chosen.size() >= 2);
 }
