@@ -10,9 +10,7 @@ namespace pythia {
 
 Search::Search() : shared_(tt_) {
     shared_.total_nodes = [this] { return total_nodes(); };
-    shared_.report = [this](const Worker& w) {
-        if (callbacks_.on_lines) callbacks_.on_lines(lines(w));
-    };
+    shared_.report = [this](const Worker& w) { report(lines(w)); };
     set_threads(1);
 }
 
@@ -62,9 +60,12 @@ void Search::start(const Position& root, const SearchLimits& limits, const Searc
     root_ = root;
     callbacks_ = std::move(callbacks);
     shared_.limits = limits;
-    shared_.multipv = std::max(1, options.multipv);
+    strength_ = options.strength;
+    // A weakened search chooses among several root moves, so it searches them as MultiPV.
+    shared_.multipv = std::max({1, options.multipv, strength_.active() ? STRENGTH_CANDIDATES : 1});
     shared_.tb = options.tb;
     verdict_ = options.verdict;
+    last_reported_.clear();
     shared_.stop = false;
     shared_.pondering = limits.ponder;
     shared_.time.start(limits, root.side_to_move(), options.move_overhead_ms);
@@ -143,9 +144,14 @@ void Search::main_thread() {
             const Value s = w->root_moves()[0].score, bs = best->root_moves()[0].score;
             if (w->completed_depth() > best->completed_depth() && s > bs && s != -VALUE_INFINITE) best = w.get();
         }
-        // A final report, so that the last line before `bestmove` has the final figures.
-        if (callbacks_.on_lines) callbacks_.on_lines(lines(*best));
-        const RootMove& rm = best->root_moves()[0];
+        // A final report when the lines differ from the last ones shown (a stop inside an
+        // iteration, a helper's result), so that the last line before `bestmove` is the
+        // final one, and is never the previous line again with only its counters moved on.
+        const std::vector<PvLine> final_lines = lines(*best);
+        if (!same_lines(final_lines, last_reported_)) report(final_lines);
+        const RootMove& rm = strength_.active()
+                                 ? choose_weakened_move(best->root_moves(), best->multipv(), strength_, rng_)
+                                 : best->root_moves()[0];
         result.best = rm.move;
         result.pv = rm.pv;
         result.score = rm.score != -VALUE_INFINITE ? rm.score : rm.previous_score;
@@ -166,13 +172,26 @@ void Search::main_thread() {
     searching_ = false;
 }
 
+void Search::report(const std::vector<PvLine>& out) {
+    last_reported_ = out;
+    if (callbacks_.on_lines) callbacks_.on_lines(out);
+}
+
+bool Search::same_lines(const std::vector<PvLine>& a, const std::vector<PvLine>& b) {
+    auto same = [](const PvLine& x, const PvLine& y) {
+        return x.depth == y.depth && x.sel_depth == y.sel_depth && x.multipv == y.multipv && x.score == y.score &&
+               x.bound == y.bound && x.pv == y.pv;
+    };
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
+}
+
 const std::vector<Move>& Search::verdict_pv(const RootMove& rm) const {
     return verdict_ && !verdict_->pv.empty() && verdict_->pv[0] == rm.move ? verdict_->pv : rm.pv;
 }
 
 std::vector<PvLine> Search::lines(const Worker& w) const {
     std::vector<PvLine> out;
-    const int64_t ms = shared_.time.elapsed_ms();
+    const int64_t ms = shared_.time.search_elapsed_ms();
     const uint64_t nodes = total_nodes();
     for (int i = 0; i < w.multipv(); ++i) {
         const RootMove& rm = w.root_moves()[i];

@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include <random>
+
 #include "search/limits.h"
+#include "search/strength.h"
 #include "search/tt.h"
 #include "search/worker.h"
 
@@ -57,6 +60,7 @@ struct SearchOptions {
     int64_t move_overhead_ms = 50;
     TablebaseProbing tb;                  // probes inside the tree
     std::optional<RootVerdict> verdict;  // set by the move decision
+    StrengthLimit strength;              // UCI_LimitStrength, UCI_Elo: the choice of the move
 };
 
 class Search {
@@ -91,6 +95,9 @@ public:
 private:
     void main_thread();  // runs the main worker, then waits for stop if needed, then reports
     std::vector<PvLine> lines(const Worker& w) const;
+    void report(const std::vector<PvLine>& lines);  // to on_lines, remembered in last_reported_
+    // The same lines but for their counters (nodes, time, hashfull, tbhits).
+    static bool same_lines(const std::vector<PvLine>& a, const std::vector<PvLine>& b);
     // The line to show for the best root move: the verdict's, when it is about that move.
     const std::vector<Move>& verdict_pv(const RootMove& rm) const;
     uint64_t total_nodes() const;
@@ -103,6 +110,9 @@ private:
     Position root_;
     SearchCallbacks callbacks_;
     std::optional<RootVerdict> verdict_;
+    std::vector<PvLine> last_reported_;  // written by the main search thread only
+    StrengthLimit strength_;
+    std::mt19937_64 rng_{std::random_device{}()};  // the weakened choice; main search thread only
     std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;

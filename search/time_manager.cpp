@@ -5,7 +5,7 @@
 namespace pythia {
 
 void TimeManager::start(const SearchLimits& limits, Color us, int64_t overhead) {
-    start_ = limits.start_time == Clock::time_point{} ? Clock::now() : limits.start_time;
+    start_ = search_start_ = limits.start_time == Clock::time_point{} ? Clock::now() : limits.start_time;
     limited_ = fixed_ = false;
     if (limits.infinite) return;
     if (limits.move_time >= 0) {

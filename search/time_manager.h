@@ -15,11 +15,18 @@ public:
 
     // Starts the clock and sets the budget for side `us`.
     void start(const SearchLimits& limits, Color us, int64_t move_overhead_ms);
-    // After `ponderhit`: our own clock starts now, the time spent pondering was free.
+    // After `ponderhit`: our own clock starts now, the time spent pondering was free. The
+    // search's own age (search_elapsed_ms) goes on from `go`.
     void restart_clock() { start_ = Clock::now(); }
 
+    // Time on our clock: since `go`, or since `ponderhit` after pondering (the budget's time).
     int64_t elapsed_ms() const {
         return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count();
+    }
+    // Time since `go`, pondering included: the `time` of the info lines, as GUIs expect, and
+    // the time their `nps` is counted over.
+    int64_t search_elapsed_ms() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - search_start_).count();
     }
     bool time_limited() const { return limited_; }
     bool fixed() const { return fixed_; }  // `movetime`: use all of it
@@ -28,6 +35,7 @@ public:
 
 private:
     Clock::time_point start_ = Clock::now();
+    Clock::time_point search_start_ = start_;
     bool limited_ = false, fixed_ = false;
     int64_t optimum_ = 0, maximum_ = 0;
 };

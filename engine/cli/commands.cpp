@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "engine/cli/command.h"
+#include "engine/core/version.h"
 #include "engine/uci/logging.h"
 #include "engine/uci/uci.h"
 
@@ -22,9 +23,10 @@ struct Command {
 
 // Every command, in the order `pythia help` lists them.
 constexpr Command COMMANDS[] = {
-    {"", "perft", "<depth> [FEN] [--divide]",
+    {"", "perft", "<depth> [FEN] [--divide] [--chess960]",
      "leaf count of the legal move tree (FEN quoted or as separate fields);\n"
-     "last line \"Nodes searched: N\"; --divide: per move first",
+     "last line \"Nodes searched: N\"; --divide: per move first;\n"
+     "--chess960: X-FEN or Shredder-FEN castling, moves as king takes rook",
      perft_command},
     {"", "bench", "[depth]",
      "the bench positions searched to a fixed depth (default 13), one thread,\n"
@@ -75,7 +77,9 @@ void print_help(std::ostream& out, std::string_view group = {}) {
                "  pythia\n"
                "      the UCI loop (what a GUI starts); also: d, eval, bench [depth], go perft N\n"
                "  pythia help | --help\n"
-               "      this list; every command also takes --help\n";
+               "      this list; every command also takes --help\n"
+               "  pythia --version\n"
+               "      the version: \"" << engine_name() << "\"\n";
     } else {
         out << "usage:\n";
     }
@@ -124,6 +128,10 @@ int run_command_line(int argc, char** argv) {
     const Args args(argv + 1, argv + argc);
     if (is_help(args[0])) {
         print_help(std::cout);
+        return EXIT_OK;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::cout << engine_name() << '\n';
         return EXIT_OK;
     }
     bool known_group = false;

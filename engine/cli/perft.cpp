@@ -1,4 +1,4 @@
-// `pythia perft <depth> [FEN] [--divide]`: the leaf count of the legal move tree.
+// `pythia perft <depth> [FEN] [--divide] [--chess960]`: the leaf count of the legal move tree.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -12,18 +12,19 @@
 namespace pythia::cli {
 
 int perft_command(const Args& args) {
-    bool divide = false;
+    bool divide = false, chess960 = false;
     std::string fen;
     int depth = -1;
     for (const std::string& a : args) {
         if (a == "--divide") divide = true;
+        else if (a == "--chess960") chess960 = true;
         else if (depth < 0) depth = parse_number("the depth", a, 0, 20);
         else fen += a + " ";
     }
     if (depth < 0) throw UsageError("a depth is needed");
     Position pos;
     std::string error;
-    if (!fen.empty() && !pos.set_fen(fen, &error)) throw UsageError("illegal FEN: " + error);
+    if (!fen.empty() && !pos.set_fen(fen, &error, chess960)) throw UsageError("illegal FEN: " + error);
     const auto start = std::chrono::steady_clock::now();
     uint64_t total = 0;
     if (divide && depth > 0) {

@@ -75,6 +75,23 @@ Move* generate_pawn_moves(const Position& pos, Move* out, Bitboard pawns, Bitboa
     return out;
 }
 
+// Castling on one side, if the right is held, nothing stands between king, rook and their
+// squares, and no square of the king's way (its destination included) is attacked. The
+// rights guarantee king and rook placement (FEN validation and do_move keep them honest). In
+// Chess960 the castling rook may have shielded the king's square from a slider behind it
+// (rook b1, enemy queen a1, king c1), so the king's squares are tested without that rook; in
+// standard chess nothing stands behind it. The caller has checked that we are not in check.
+template <Color Us, bool KingSide>
+Move* add_castling(const Position& pos, Move* out, Bitboard occupied, Bitboard theirs) {
+    constexpr int right = castling_right(Us, KingSide);
+    if (!pos.can_castle(right) || (occupied & pos.castling_path(right))) return out;
+    if (pos.is_chess960()) occupied ^= square_bb(pos.castling_rook_square(right));
+    for (Bitboard path = pos.castling_king_path(right); path; path &= path - 1)
+        if (pos.attackers_to(lsb(path), occupied) & theirs) return out;
+    *out++ = pos.castling_move(right);
+    return out;
+}
+
 template <Color Us, GenType T>
 Move* generate_all(const Position& pos, Move* out) {
     constexpr Color Them = ~Us;
@@ -156,19 +173,10 @@ Move* generate_all(const Position& pos, Move* out) {
         while (a) *out++ = Move(from, pop_lsb(a));
     }
 
-    // 7. Castling: not out of, through or into check; rook and king placement is guaranteed by
-    //    the rights (FEN validation and do_move keep them honest).
+    // 7. Castling: not out of, through or into check (add_castling).
     if (wants_quiet(T) && !checkers) {
-        constexpr int OO = Us == WHITE ? WHITE_OO : BLACK_OO;
-        constexpr int OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
-        auto safe = [&](Square s) { return !(pos.attackers_to(s) & theirs); };
-        const Square e1 = relative_square(Us, SQ_E1);
-        if (pos.can_castle(OO) && !(occupied & (square_bb(e1 + 1) | square_bb(e1 + 2))) && safe(e1 + 1) &&
-            safe(e1 + 2))
-            *out++ = Move::make(e1, e1 + 2, Move::CASTLING);
-        if (pos.can_castle(OOO) && !(occupied & (square_bb(e1 - 1) | square_bb(e1 - 2) | square_bb(e1 - 3))) &&
-            safe(e1 - 1) && safe(e1 - 2))
-            *out++ = Move::make(e1, e1 - 2, Move::CASTLING);
+        out = add_castling<Us, true>(pos, out, occupied, theirs);
+        out = add_castling<Us, false>(pos, out, occupied, theirs);
     }
     return out;
 }

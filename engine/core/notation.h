@@ -12,7 +12,8 @@ namespace pythia {
 std::string square_to_string(Square s);
 Square parse_square(std::string_view text);  // SQ_NONE unless exactly "a1".."h8"
 
-// "e2e4", "e7e8q", castling as the king's move ("e1g1"); "0000" for a null or missing move.
+// "e2e4", "e7e8q", castling as the king's move ("e1g1") or, in a Chess960 position, as king
+// takes own rook ("e1h1"); "0000" for a null or missing move.
 std::string move_to_uci(Move m);
 // The legal move of pos written as `text` in UCI notation, or Move::none() if there is none.
 Move parse_uci_move(const Position& pos, std::string_view text);

@@ -13,27 +13,6 @@ namespace {
 
 constexpr std::string_view PIECE_LETTERS = " PNBRQK  pnbrqk";
 
-// Rights lost when a piece moves from or to a square.
-constexpr int castling_mask(Square s) {
-    switch (s) {
-    case SQ_E1: return WHITE_CASTLING;
-    case SQ_H1: return WHITE_OO;
-    case SQ_A1: return WHITE_OOO;
-    case SQ_E8: return BLACK_CASTLING;
-    case SQ_H8: return BLACK_OO;
-    case SQ_A8: return BLACK_OOO;
-    default: return 0;
-    }
-}
-
-struct CastlingMaskTable {
-    int mask[SQUARE_NB];
-    constexpr CastlingMaskTable() : mask() {
-        for (int s = 0; s < SQUARE_NB; ++s) mask[s] = castling_mask(Square(s));
-    }
-};
-constexpr CastlingMaskTable CASTLING_MASKS;
-
 struct CastlingKeyTable {
     Key key[16];
     CastlingKeyTable() {
@@ -69,6 +48,13 @@ void Position::clear() {
     for (auto& n : piece_count_) n = 0;
     side_ = WHITE;
     game_ply_ = 0;
+    chess960_ = false;
+    for (int i = 0; i < 4; ++i) {
+        castling_rook_[i] = SQ_NONE;
+        castling_path_[i] = castling_king_path_[i] = 0;
+        castling_move_[i] = Move::none();
+    }
+    for (auto& m : castling_mask_) m = 0;
     states_.clear();
     states_.reserve(512);
     states_.emplace_back();
@@ -103,7 +89,26 @@ void Position::move_piece(Square from, Square to) {
     board_[to] = p;
 }
 
-bool Position::set_fen(std::string_view fen, std::string* error) {
+void Position::add_castling_right(Color c, Square rook_sq) {
+    const Square king = king_square(c);
+    const bool king_side = rook_sq > king;
+    const int right = castling_right(c, king_side);
+    const int i = castling_index(right);
+    const Square king_to = relative_square(c, king_side ? SQ_G1 : SQ_C1);
+    const Square rook_to = relative_square(c, king_side ? SQ_F1 : SQ_D1);
+    st().castling |= right;
+    castling_rook_[i] = rook_sq;
+    // between_bb(a, b) holds the squares strictly between a and b, and b.
+    castling_path_[i] =
+        (between_bb(king, king_to) | between_bb(rook_sq, rook_to)) & ~(square_bb(king) | square_bb(rook_sq));
+    castling_king_path_[i] = between_bb(king, king_to) | square_bb(king_to);
+    // Standard chess writes castling as the king's move (e1g1), Chess960 as king takes rook.
+    castling_move_[i] = Move::make(king, chess960_ ? rook_sq : king_to, Move::CASTLING);
+    castling_mask_[king] |= c == WHITE ? WHITE_CASTLING : BLACK_CASTLING;
+    castling_mask_[rook_sq] |= right;
+}
+
+bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) {
     std::vector<std::string_view> fields;
     for (size_t i = 0; i < fen.size();) {
         while (i < fen.size() && std::isspace(static_cast<unsigned char>(fen[i]))) ++i;
@@ -115,6 +120,7 @@ bool Position::set_fen(std::string_view fen, std::string* error) {
         return fail(error, "FEN must have 4 or 6 fields, found " + std::to_string(fields.size()));
 
     Position p{Blank{}};  // built aside, so that *this stays as it was on failure
+    p.chess960_ = chess960;
 
     // 1. Piece placement, from rank 8 down to rank 1.
     int rank = RANK_8, file = FILE_A;
@@ -157,25 +163,49 @@ bool Position::set_fen(std::string_view fen, std::string* error) {
     }
     if (p.pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) return fail(error, "a pawn stands on the first or last rank");
 
-    // 3. Castling rights: '-' or letters from KQkq, each at most once, king and rook in place.
+    // 3. Castling rights: '-' or letters, each right at most once, king and rook in place. K/Q
+    //    name the outermost rook on that side of the king (X-FEN), a file letter names the
+    //    rook on that file (Shredder-FEN). Without Chess960 only the standard squares.
     if (fields[2] != "-") {
         for (char c : fields[2]) {
-            int right;
-            Color color;
-            Square rook_sq;
-            switch (c) {
-            case 'K': right = WHITE_OO, color = WHITE, rook_sq = SQ_H1; break;
-            case 'Q': right = WHITE_OOO, color = WHITE, rook_sq = SQ_A1; break;
-            case 'k': right = BLACK_OO, color = BLACK, rook_sq = SQ_H8; break;
-            case 'q': right = BLACK_OOO, color = BLACK, rook_sq = SQ_A8; break;
-            default: return fail(error, std::string("bad castling letter '") + c + "'");
+            const Color color = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
+            const char letter = char(std::toupper(static_cast<unsigned char>(c)));
+            const std::string quoted = std::string("castling right '") + c + "'";
+            const Square king = p.king_square(color);
+            const Piece rook = make_piece(color, ROOK);
+            if (letter != 'K' && letter != 'Q' && (letter < 'A' || letter > 'H'))
+                return fail(error, std::string("bad castling letter '") + c + "'");
+            if (!chess960 && king != relative_square(color, SQ_E1))
+                return fail(error, quoted + " but the king is not on its start square (Chess960 needs UCI_Chess960)");
+            if (relative_rank(color, king) != RANK_1)
+                return fail(error, quoted + " but the king is not on its back rank");
+            Square rook_sq = SQ_NONE;
+            if (!chess960 && (letter == 'K' || letter == 'Q')) {
+                rook_sq = relative_square(color, letter == 'K' ? SQ_H1 : SQ_A1);
+                if (p.piece_on(rook_sq) != rook) return fail(error, quoted + " but no rook on " + square_name(rook_sq));
+            } else if (letter == 'K' || letter == 'Q') {
+                // The outermost rook on that side: scan from the corner towards the king.
+                const int step = letter == 'K' ? -1 : 1;
+                for (Square s = relative_square(color, letter == 'K' ? SQ_H1 : SQ_A1); s != king; s = s + step)
+                    if (p.piece_on(s) == rook) {
+                        rook_sq = s;
+                        break;
+                    }
+                if (rook_sq == SQ_NONE)
+                    return fail(error, quoted + " but no rook on the " + (letter == 'K' ? "king" : "queen") +
+                                           "'s side of the king");
+            } else {
+                rook_sq = relative_square(color, make_square(letter - 'A', RANK_1));
+                if (p.piece_on(rook_sq) != rook) return fail(error, quoted + " but no rook on " + square_name(rook_sq));
+                if (!chess960 && file_of(rook_sq) != FILE_A && file_of(rook_sq) != FILE_H)
+                    return fail(error, quoted + " names a rook that is not in a corner (Chess960 needs UCI_Chess960)");
             }
-            if (p.st().castling & right) return fail(error, std::string("castling letter '") + c + "' repeated");
-            if (p.piece_on(relative_square(color, SQ_E1)) != make_piece(color, KING))
-                return fail(error, std::string("castling right '") + c + "' but the king is not on its start square");
-            if (p.piece_on(rook_sq) != make_piece(color, ROOK))
-                return fail(error, std::string("castling right '") + c + "' but no rook on " + square_name(rook_sq));
-            p.st().castling |= right;
+            const bool king_side = rook_sq > king;
+            const int right = castling_right(color, king_side);
+            if (p.st().castling & right)
+                return fail(error, quoted + " repeated: the " + (king_side ? "king" : "queen") +
+                                       "-side right is given twice");
+            p.add_castling_right(color, rook_sq);
         }
     }
 
@@ -266,10 +296,18 @@ std::string Position::fen() const {
     }
     out += side_ == WHITE ? " w " : " b ";
     if (st().castling == NO_CASTLING) out += '-';
-    if (st().castling & WHITE_OO) out += 'K';
-    if (st().castling & WHITE_OOO) out += 'Q';
-    if (st().castling & BLACK_OO) out += 'k';
-    if (st().castling & BLACK_OOO) out += 'q';
+    for (int right : {WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO}) {
+        if (!(st().castling & right)) continue;
+        const Color c = right & WHITE_CASTLING ? WHITE : BLACK;
+        const bool king_side = right & (WHITE_OO | BLACK_OO);
+        const Square rook_sq = castling_rook_square(right);
+        // X-FEN: K/Q unless another rook of ours stands further out on that side.
+        const Square corner = relative_square(c, king_side ? SQ_H1 : SQ_A1);
+        const Bitboard outside = (between_bb(rook_sq, corner) | square_bb(corner)) & ~square_bb(rook_sq);
+        char letter = king_side ? 'K' : 'Q';
+        if (outside & pieces(c, ROOK)) letter = char('A' + file_of(rook_sq));
+        out += c == WHITE ? letter : char(std::tolower(letter));
+    }
     out += ' ';
     out += st().ep_square == SQ_NONE ? "-" : square_name(st().ep_square);
     out += ' ' + std::to_string(st().rule50) + ' ' + std::to_string(fullmove_number());
@@ -310,10 +348,11 @@ bool Position::gives_check(Move m) const {
     case Move::PROMOTION: pt = m.promotion(); break;
     case Move::EN_PASSANT: occ ^= square_bb(to - pawn_push(us)); break;
     case Move::CASTLING: {
-        bool king_side = to > from;
-        Square rook_from = relative_square(us, king_side ? SQ_H1 : SQ_A1);
-        Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
-        occ = (pieces() ^ square_bb(from) ^ square_bb(rook_from)) | square_bb(to) | square_bb(rook_to);
+        const bool king_side = to > from;
+        const Square rook_from = castling_rook_square(castling_right(us, king_side));
+        const Square king_to = relative_square(us, king_side ? SQ_G1 : SQ_C1);
+        const Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
+        occ = (pieces() ^ square_bb(from) ^ square_bb(rook_from)) | square_bb(king_to) | square_bb(rook_to);
         return rook_attacks(rook_to, occ) & square_bb(ksq);
     }
     default: break;
@@ -354,13 +393,19 @@ void Position::do_move(Move m) {
     }
 
     if (m.kind() == Move::CASTLING) {
-        bool king_side = to > from;
-        Square rook_from = relative_square(us, king_side ? SQ_H1 : SQ_A1);
-        Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
-        Piece rook = make_piece(us, ROOK);
-        move_piece(from, to);
-        move_piece(rook_from, rook_to);
-        key ^= zobrist::piece_square(pc, from) ^ zobrist::piece_square(pc, to) ^
+        // `to` is the king's square (e1g1) or, in Chess960, its rook's (e1h1): either way the
+        // king-side rook is the one towards the h-file. In Chess960 the king or the rook may
+        // stay where it is or land where the other stood: both are lifted, then put down.
+        const bool king_side = to > from;
+        const Square rook_from = castling_rook_[castling_index(castling_right(us, king_side))];
+        const Square king_to = relative_square(us, king_side ? SQ_G1 : SQ_C1);
+        const Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
+        const Piece rook = make_piece(us, ROOK);
+        remove_piece(from);
+        remove_piece(rook_from);
+        put_piece(pc, king_to);
+        put_piece(rook, rook_to);
+        key ^= zobrist::piece_square(pc, from) ^ zobrist::piece_square(pc, king_to) ^
                zobrist::piece_square(rook, rook_from) ^ zobrist::piece_square(rook, rook_to);
     } else {
         Square cap_sq = m.kind() == Move::EN_PASSANT ? to - pawn_push(us) : to;
@@ -395,7 +440,7 @@ void Position::do_move(Move m) {
         }
     }
 
-    int lost = CASTLING_MASKS.mask[from] | CASTLING_MASKS.mask[to];
+    int lost = castling_mask_[from] | castling_mask_[to];
     if (s.castling & lost) {
         const auto& ck = castling_keys();
         key ^= ck.key[s.castling];
@@ -432,9 +477,12 @@ void Position::undo_move() {
     side_ = us;
     --game_ply_;
     if (m.kind() == Move::CASTLING) {
-        bool king_side = to > from;
-        move_piece(to, from);
-        move_piece(relative_square(us, king_side ? SQ_F1 : SQ_D1), relative_square(us, king_side ? SQ_H1 : SQ_A1));
+        const bool king_side = to > from;
+        const Square rook_from = castling_rook_[castling_index(castling_right(us, king_side))];
+        remove_piece(relative_square(us, king_side ? SQ_G1 : SQ_C1));
+        remove_piece(relative_square(us, king_side ? SQ_F1 : SQ_D1));
+        put_piece(make_piece(us, KING), from);
+        put_piece(make_piece(us, ROOK), rook_from);
     } else {
         if (m.kind() == Move::PROMOTION) {
             remove_piece(to);
@@ -513,6 +561,14 @@ bool Position::is_consistent(std::string* why) const {
     if (st().key != compute_key()) return bad("incremental key differs from a fresh one");
     if (st().pawn_key != compute_pawn_key()) return bad("incremental pawn key differs from a fresh one");
     if (st().checkers != (attackers_to(king_square(side_)) & pieces(~side_))) return bad("checkers");
+    for (int right : {WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO}) {
+        if (!can_castle(right)) continue;
+        const Color c = right & WHITE_CASTLING ? WHITE : BLACK;
+        const Square rook_sq = castling_rook_square(right);
+        if (rook_sq == SQ_NONE || piece_on(rook_sq) != make_piece(c, ROOK) ||
+            relative_rank(c, king_square(c)) != RANK_1)
+            return bad("a castling right without its king and rook in place");
+    }
     return true;
 }
 

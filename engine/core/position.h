@@ -34,8 +34,12 @@ public:
     Position();  // the start position
 
     // Parses a FEN (4 or 6 fields). On failure returns false, leaves *this unchanged and, when
-    // `error` is given, stores a message naming the problem.
-    bool set_fen(std::string_view fen, std::string* error = nullptr);
+    // `error` is given, stores a message naming the problem. With `chess960` the castling field
+    // may be X-FEN (KQkq: the outermost rook on that side) or Shredder-FEN (the rooks' files,
+    // HAha), king and rooks on any back-rank squares, and castling moves are king-takes-rook
+    // (e1h1); without it castling needs the king on e1/e8 and the rooks in the corners.
+    bool set_fen(std::string_view fen, std::string* error = nullptr, bool chess960 = false);
+    // X-FEN: in Chess960 a right whose rook is not the outermost one is written as its file.
     std::string fen() const;
     std::string pretty() const;  // board diagram with FEN and key, for the `d` command
 
@@ -58,6 +62,14 @@ public:
     Square ep_square() const { return st().ep_square; }
     int castling_rights() const { return st().castling; }
     bool can_castle(int rights) const { return st().castling & rights; }
+    bool is_chess960() const { return chess960_; }
+    // For one right (WHITE_OO, ...): the rook's start square (SQ_NONE if never granted), the
+    // squares that must be empty (king and rook themselves aside), the squares the king goes
+    // through and to (which must not be attacked), and the move that castles.
+    Square castling_rook_square(int right) const { return castling_rook_[castling_index(right)]; }
+    Bitboard castling_path(int right) const { return castling_path_[castling_index(right)]; }
+    Bitboard castling_king_path(int right) const { return castling_king_path_[castling_index(right)]; }
+    Move castling_move(int right) const { return castling_move_[castling_index(right)]; }
     int rule50() const { return st().rule50; }
     int game_ply() const { return game_ply_; }
     int fullmove_number() const { return 1 + game_ply_ / 2; }
@@ -109,6 +121,7 @@ public:
 
 private:
     struct Blank {};
+    static constexpr int castling_index(int right) { return right == 1 ? 0 : right == 2 ? 1 : right == 4 ? 2 : 3; }
     explicit Position(Blank) { clear(); }
 
     const StateInfo& st() const { return states_.back(); }
@@ -121,6 +134,8 @@ private:
     Key compute_key() const;
     Key compute_pawn_key() const;
     void update_repetition();
+    // Grants one castling right with its rook on `rook_sq` (the king is on its back rank).
+    void add_castling_right(Color c, Square rook_sq);
 
     Piece board_[SQUARE_NB];
     Bitboard by_type_[PIECE_TYPE_NB];  // index 0: all pieces
@@ -128,6 +143,13 @@ private:
     int piece_count_[PIECE_NB];
     Color side_ = WHITE;
     int game_ply_ = 0;
+    bool chess960_ = false;
+    // Castling geometry, fixed by the FEN: per right (index K, Q, k, q) and per square.
+    Square castling_rook_[4];
+    Bitboard castling_path_[4];
+    Bitboard castling_king_path_[4];
+    Move castling_move_[4];
+    uint8_t castling_mask_[SQUARE_NB];  // rights lost when a piece moves from or to a square
     std::vector<StateInfo> states_;
 };
 

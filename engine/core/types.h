@@ -83,8 +83,15 @@ enum CastlingRights : int {
     ANY_CASTLING = 15,
 };
 
+// The right of side c to castle on the king's side (O-O) or the queen's side (O-O-O).
+constexpr int castling_right(Color c, bool king_side) {
+    return (c == WHITE ? WHITE_OO : BLACK_OO) << (king_side ? 0 : 1);
+}
+
 // A move in 16 bits: from (0-5), to (6-11), promotion piece minus KNIGHT (12-13), kind (14-15).
-// Castling is stored as the king's own move (e1g1), as UCI prints it for standard chess.
+// Castling is stored as the king's own move (e1g1), as UCI prints it for standard chess; in a
+// Chess960 position as king takes own rook (e1h1), as UCI prints it for Chess960, so that a
+// king that does not move still makes a move with from != to.
 class Move {
 public:
     enum Kind : uint16_t { NORMAL = 0, PROMOTION = 1 << 14, EN_PASSANT = 2 << 14, CASTLING = 3 << 14 };

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "engine/core/notation.h"
+#include "engine/core/version.h"
 #include "search/search.h"
 
 namespace pythia {
@@ -70,6 +71,9 @@ BenchResult run_bench(int depth, std::ostream& out) {
     BenchResult total;
     const auto start = std::chrono::steady_clock::now();
     const auto& positions = bench_positions();
+    // Which build measured what: the version, then the work (a reader can rerun it).
+    out << engine_name() << " bench: " << positions.size() << " positions, depth " << depth << ", 1 thread, "
+        << search.tt().megabytes() << " MB hash, cleared before each position\n";
     for (size_t i = 0; i < positions.size(); ++i) {
         Position pos;
         pos.set_fen(positions[i]);

@@ -19,7 +19,8 @@ struct BenchResult {
     uint64_t nps = 0;
 };
 
-// Prints one line per position and, last, exactly "<N> nodes <M> nps".
+// Prints a header line ("Pythia <version> bench: ..."), one line per position and, last,
+// exactly "<N> nodes <M> nps".
 BenchResult run_bench(int depth, std::ostream& out);
 
 }  // namespace pythia

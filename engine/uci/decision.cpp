@@ -7,9 +7,13 @@ namespace pythia {
 Decision decide_move(const DecisionContext& context, SearchLimits limits) {
     // Step 1. Opening book (book/, options OwnBook, BookFile, BookVariety, BookDepth): a legal
     // book move for this position goes to limits.search_moves, with an `info string book move`.
-    // Not when the GUI asks for analysis (infinite, ponder, searchmoves, mate search).
-    const bool analysis = limits.infinite || limits.ponder || limits.mate || !limits.search_moves.empty();
-    if (context.book && !analysis) {
+    // Not when the GUI asks for analysis (infinite, ponder, searchmoves, mate search, several
+    // lines with MultiPV, or UCI_AnalyseMode), which a single book move would narrow to one
+    // line. Not in Chess960 either: the book's keys and castling moves are standard chess.
+    const bool analysis = limits.infinite || limits.ponder || limits.mate || !limits.search_moves.empty() ||
+                          context.options.spin("MultiPV") > 1 || context.options.check("UCI_AnalyseMode");
+    const bool chess960 = context.options.check("UCI_Chess960") || context.position.is_chess960();
+    if (context.book && !analysis && !chess960) {
         BookDecision b = context.book->decide(context.position);
         if (!b.info.empty()) context.info_string(b.info);
         if (b.move) {

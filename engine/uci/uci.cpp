@@ -8,6 +8,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
+#include "engine/core/version.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
 #include "eval/evaluate.h"
@@ -77,6 +78,16 @@ void UciEngine::declare_options() {
     options_.add_spin("MultiPV", 1, 1, 256);
     options_.add_spin("Move Overhead", 50, 0, 5000);
     options_.add_check("UCI_ShowWDL", false, [this](const Option& o) { show_wdl_ = o.check(); });
+    // Fischer Random: the `position` commands after it read X-FEN and Shredder-FEN castling
+    // and castling moves as king takes rook (e1h1), and moves are written so. The book is
+    // not used (decision.cpp); the tables hold no castling rights, so they need nothing.
+    options_.add_check("UCI_Chess960", false);
+    // Analysis (GUIs set it): the book does not narrow the search (decision.cpp).
+    options_.add_check("UCI_AnalyseMode", false);
+    // A weaker opponent (search/strength.h): fewer plies and nodes, a noisy choice among the
+    // best root moves. The Elo scale is nominal (Stockfish's range), not yet calibrated.
+    options_.add_check("UCI_LimitStrength", false);
+    options_.add_spin("UCI_Elo", STRENGTH_ELO_MIN, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
 
     // Opening book (book/README.md).
     auto report = [this](const std::string& text) {
@@ -172,7 +183,7 @@ void UciEngine::finish_search() {
 }
 
 void UciEngine::cmd_uci(std::istream&) {
-    send("id name Pythia");
+    send("id name " + engine_name());
     send("id author the Pythia developers");
     for (const std::string& d : options_.declarations()) send(d);
     send("uciok");
@@ -204,10 +215,13 @@ void UciEngine::cmd_ucinewgame(std::istream&) {
     finish_search();
     search_.clear();
     position_ = Position();
+    no_position_reason_.clear();
 }
 
-// position startpos|fen <FEN> [moves m1 m2 ...]. A bad FEN keeps the old position; an illegal
-// move keeps the position reached by the legal moves before it.
+// position startpos|fen <FEN> [moves m1 m2 ...]. A refused command (a bad FEN, an illegal
+// move) leaves the engine without a position: `go` then answers `bestmove 0000` with the
+// reason, never a move for a position the GUI did not send, until a valid `position` comes.
+// The board shown by `d` is the last FEN read, up to the illegal move.
 void UciEngine::cmd_position(std::istream& args) {
     std::string token, fen;
     args >> token;
@@ -217,26 +231,43 @@ void UciEngine::cmd_position(std::istream& args) {
     } else if (token == "fen") {
         while (args >> token && token != "moves") fen += token + " ";
     } else {
-        info_string("position needs 'startpos' or 'fen', got '" + token + "'");
+        no_position_reason_ = "position needs 'startpos' or 'fen', got '" + token + "'";
+        info_string(no_position_reason_ + "; no position until a valid one");
         return;
     }
+    const bool chess960 = options_.check("UCI_Chess960");
     Position pos;
     std::string error;
-    if (!pos.set_fen(fen, &error)) {
-        info_string("illegal FEN (" + error + "), position unchanged");
+    if (!pos.set_fen(fen, &error, chess960)) {
+        no_position_reason_ = "illegal FEN (" + error + ")";
+        info_string(no_position_reason_ + "; no position until a valid one");
         return;
     }
+    no_position_reason_.clear();
     if (token == "moves") {
         while (args >> token) {
             Move m = parse_uci_move(pos, token);
             if (!m) {
-                info_string("illegal move '" + token + "' in position " + pos.fen() + ", moves after it ignored");
+                no_position_reason_ = "illegal move '" + token + "' in position " + pos.fen();
+                if (!chess960 && token.size() == 4) {
+                    const Square from = parse_square(token.substr(0, 2)), to = parse_square(token.substr(2, 2));
+                    if (from == pos.king_square(pos.side_to_move()) && to != SQ_NONE &&
+                        pos.piece_on(to) == make_piece(pos.side_to_move(), ROOK))
+                        no_position_reason_ += " (castling as king takes rook is Chess960: set UCI_Chess960)";
+                }
+                info_string(no_position_reason_ + "; no position until a valid one");
                 break;
             }
             pos.do_move(m);
         }
     }
     position_ = pos;
+}
+
+bool UciEngine::has_position(const std::string& command) {
+    if (no_position_reason_.empty()) return true;
+    info_string(command + ": no position (" + no_position_reason_ + ")");
+    return false;
 }
 
 void UciEngine::cmd_go(std::istream& args) {
@@ -249,6 +280,10 @@ void UciEngine::cmd_go(std::istream& args) {
         return;
     }
     finish_search();  // a `go` during a search ends the old one first (its bestmove is sent)
+    if (!has_position("go")) {
+        send("bestmove 0000");
+        return;
+    }
 
     SearchLimits limits;
     limits.start_time = go_received;
@@ -313,6 +348,9 @@ void UciEngine::cmd_go(std::istream& args) {
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
+    options.strength = {options_.check("UCI_LimitStrength"), int(options_.spin("UCI_Elo"))};
+    SearchLimits search_limits = decided.limits;
+    options.strength.restrict(search_limits);
     options.move_overhead_ms = options_.spin("Move Overhead");
     options.verdict = decided.verdict;
     options.tb.tables = &tablebases_;
@@ -328,7 +366,7 @@ void UciEngine::cmd_go(std::istream& args) {
         if (r.ponder) line += " ponder " + move_to_uci(r.ponder);
         send(line);
     };
-    search_.start(position_, decided.limits, options, std::move(callbacks));
+    search_.start(position_, search_limits, options, std::move(callbacks));
     if (debug_ && search_.time().time_limited())
         info_string("time budget: optimum " + std::to_string(search_.time().optimum_ms()) + " ms, maximum " +
                     std::to_string(search_.time().maximum_ms()) + " ms");
@@ -359,6 +397,7 @@ void UciEngine::cmd_perft(std::istream& args) {
         return;
     }
     finish_search();
+    if (!has_position("go perft")) return;
     auto start = std::chrono::steady_clock::now();
     uint64_t total = 0;
     for (auto [move, nodes] : perft_divide(position_, depth)) {
@@ -385,11 +424,14 @@ void UciEngine::cmd_debug(std::istream& args) {
 }
 
 void UciEngine::cmd_display(std::istream&) {
+    if (!no_position_reason_.empty())
+        info_string("no position (" + no_position_reason_ + "); the board below is the last one read");
     std::lock_guard lock(out_mutex_);
     out_ << position_.pretty() << std::flush;
 }
 
 void UciEngine::cmd_eval(std::istream&) {
+    if (!has_position("eval")) return;
     PawnTable pawns(1 << 4);
     info_string("static evaluation " + std::to_string(evaluate(position_, pawns)) + " (side to move)");
 }

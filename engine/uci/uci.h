@@ -61,9 +61,14 @@ private:
     void cmd_eval(std::istream& args);
     void cmd_bench(std::istream& args);
 
+    // Why there is no position to search (empty: position_ is the one the GUI sent). Set by
+    // a refused `position` command, so that `go` never answers for another position.
+    bool has_position(const std::string& command);
+
     std::ostream& out_;
     std::mutex out_mutex_;
     Position position_;
+    std::string no_position_reason_;
     OptionTable options_;
     BookPlayer book_;  // the opening book step; used on the input thread only
     tb::Tablebases tablebases_;  // changed only between searches

@@ -256,6 +256,11 @@ TEST_CASE("help and --help print every command's usage on stdout, and usage erro
         CHECK_THAT(r.out, Catch::Contains(verb));
     CHECK(r.err.empty());
     CHECK(run_pythia("--help").out == r.out);
+    // The version, as `id name` gives it: "Pythia 1.0.0 (abc1234)" from a checkout.
+    r = run_pythia("--version");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("Pythia ") && Catch::Contains("."));
+    CHECK(lines(r.out).size() == 1);
 
     // A verb's --help describes that verb alone, on stdout, and does nothing else.
     r = run_pythia("tb probe --help");
@@ -291,4 +296,25 @@ TEST_CASE("help and --help print every command's usage on stdout, and usage erro
     }
     r = run_pythia("tb generate --dir");
     CHECK_THAT(r.err, Catch::Contains("usage:") && Catch::Contains("pythia tb generate <MATERIAL...|--all N>"));
+}
+
+TEST_CASE("pythia perft --chess960 counts a Fischer Random position as the published list does", "[cli][chess960]") {
+    // The first position of tests/data/chess960.epd, to depth 3, through the command line.
+    std::ifstream in(std::string(PYTHIA_TEST_DATA_DIR) + "/chess960.epd");
+    std::string line;
+    while (std::getline(in, line) && (line.empty() || line[0] == '#')) {
+    }
+    REQUIRE(!line.empty());
+    const std::string fen = line.substr(0, line.find(" ;"));
+    const size_t d3 = line.find(";D3 ");
+    REQUIRE(d3 != std::string::npos);
+    const std::string expected = line.substr(d3 + 4, line.find(' ', d3 + 4) - (d3 + 4));
+    Outcome r = run_pythia("perft 3 --chess960 \"" + fen + "\"");
+    INFO(fen << ": " << r.err);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("Nodes searched: " + expected));
+    // Without --chess960 the Shredder-FEN castling field is refused, not misread.
+    r = run_pythia("perft 3 \"" + fen + "\"");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("illegal FEN"));
 }

@@ -1,0 +1,44 @@
+// A weaker Pythia on request (UCI_LimitStrength, UCI_Elo): fewer plies and nodes, and the
+// move chosen among the best few root moves with a noise that shrinks as the Elo rises.
+// The limits only ever end a search sooner, so the clock is kept as at full strength, and the
+// move is always one of the searched root moves, so it is always legal.
+//
+// The Elo scale is nominal: the range is Stockfish's (1320-3190) and the mapping to depth,
+// nodes and noise is monotonic, but it has not been calibrated by matches yet.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "search/limits.h"
+#include "search/worker.h"
+
+namespace pythia {
+
+constexpr int STRENGTH_ELO_MIN = 1320;
+constexpr int STRENGTH_ELO_MAX = 3190;
+constexpr int STRENGTH_CANDIDATES = 4;  // root moves searched with MultiPV to choose among
+
+struct StrengthLimit {
+    bool enabled = false;
+    int elo = STRENGTH_ELO_MAX;
+
+    // 0 (UCI_Elo 1320) to 20 (3190); at 20 nothing is limited.
+    double level() const;
+    bool active() const { return enabled && level() < 20.0; }
+    int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19
+    uint64_t node_cap() const;    // nodes at most: 400 at level 0, about 1.3 M at level 19
+    int noise_centipawns() const;  // the largest random bonus of a root move: 300, 75 at level 10, 0 at 20
+    // Applies the caps to a `go`'s limits (keeping any smaller limit of the GUI's); `go
+    // infinite` and `go ponder` get the depth cap only.
+    void restrict(SearchLimits& limits) const;
+};
+
+// The move to play among the first `candidates` root moves (sorted best first, each with a
+// score from the last iteration): each gets its score plus a random bonus below the noise,
+// and the highest total is played. A forced mate found for us is always played.
+const RootMove& choose_weakened_move(const std::vector<RootMove>& root_moves, int candidates,
+                                    const StrengthLimit& strength, std::mt19937_64& rng);
+
+}  // namespace pythia
