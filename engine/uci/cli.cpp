@@ -13,6 +13,7 @@
 #include "engine/core/perft.h"
 #include "engine/uci/book_command.h"
 #include "engine/uci/bench.h"
+#include "engine/uci/datagen_command.h"
 #include "engine/uci/logging.h"
 #include "engine/uci/tb_command.h"
 #include "engine/uci/uci.h"
@@ -97,6 +98,7 @@ const std::vector<Subcommand>& subcommands() {
         {"bench", "bench [depth]                    search the bench positions; last line '<N> nodes <M> nps'",
          bench_command},
         {"tb", "tb generate|verify|info|probe ...  endgame tablebases: make, check, describe, probe", tb_command},
+        {"datagen", "datagen --out FILE --games N ...  self-play training data for the network", datagen_command},
     };
     return table;
 }
