@@ -76,8 +76,10 @@ def load(paths):
     return data[keep]
 
 
-def features(batch):
-    """EmbeddingBag inputs of a batch: (stm indices, other side's indices, offsets)."""
+def features(batch, mirror=None):
+    """EmbeddingBag inputs of a batch: (stm indices, other side's indices, offsets). Positions
+    whose `mirror` entry is true are mirrored left to right (a-file <-> h-file): the network does
+    not see castling rights, and for everything else the mirrored position is as good or bad."""
     n = len(batch)
     occ = np.ascontiguousarray(batch["occ"]).view(np.uint8).reshape(n, 8)
     bits = np.unpackbits(occ, axis=1, bitorder="little")
@@ -89,6 +91,8 @@ def features(batch):
     piece = np.take_along_axis(nibbles, rank, axis=1) * bits
     row, square = np.nonzero(piece)  # row-major: positions in order, squares ascending
     p = piece[row, square].astype(np.int64)
+    if mirror is not None:
+        square = np.where(mirror[row], square ^ 7, square)
     color, kind = p >> 3, (p & 7) - 1
     white_view = color * 384 + kind * 64 + square
     black_view = (1 - color) * 384 + kind * 64 + (square ^ 56)
@@ -181,7 +185,9 @@ def main():
     ap.add_argument("--lr-drop", type=float, default=0.3,
                     help="learning rate factor after 60 %% and 85 %% of the epochs")
     ap.add_argument("--lam", type=float, default=0.7, help="weight of the search score against the game result")
-    ap.add_argument("--validation", type=float, default=0.02, help="share of games held out")
+    ap.add_argument("--validation", type=float, default=0.05, help="share of games held out")
+    ap.add_argument("--no-mirror", dest="mirror", action="store_false",
+                    help="do not mirror half of each batch left to right (mirroring doubles the data)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -200,6 +206,7 @@ def main():
     model = Net(args.hidden)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     drops = {int(args.epochs * 0.6), int(args.epochs * 0.85)}
+    best, best_state = (float("inf"), 0), None
     for epoch in range(1, args.epochs + 1):
         if epoch in drops:
             for g in opt.param_groups:
@@ -209,7 +216,8 @@ def main():
         total, n = 0.0, 0
         for i in range(0, len(order), args.batch):
             b = train[np.sort(order[i:i + args.batch])]
-            pred = torch.sigmoid(model(*features(b)))
+            mirror = rng.random(len(b)) < 0.5 if args.mirror else None
+            pred = torch.sigmoid(model(*features(b, mirror)))
             loss = ((pred - targets(b, args.lam)) ** 2).mean()
             opt.zero_grad()
             loss.backward()
@@ -218,10 +226,18 @@ def main():
             total += float(loss) * len(b)
             n += len(b)
         v = evaluate(model, valid, args.batch, args.lam) if len(valid) else float("nan")
+        # Early stopping: the net written is the one of the best validation loss so far (a
+        # stopped run leaves it too); without validation data, the last one.
+        saved = not len(valid) or v < best[0]
+        if saved:
+            best = (v, epoch)
+            write_net(model, args.out)
+            best_state = {k: t.clone() for k, t in model.state_dict().items()}
         log(f"epoch {epoch}/{args.epochs}: training loss {total / n:.6f}, validation {v:.6f}, "
-            f"lr {opt.param_groups[0]['lr']:.2e}, {time.time() - t0:.0f} s")
-        write_net(model, args.out)  # after every epoch: a stopped run leaves a usable net
-    log(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) after {time.time() - start:.0f} s")
+            f"lr {opt.param_groups[0]['lr']:.2e}, {time.time() - t0:.0f} s{', written' if saved else ''}")
+    model.load_state_dict(best_state)
+    log(f"wrote {args.out} ({os.path.getsize(args.out)} bytes, epoch {best[1]}, validation {best[0]:.6f}) "
+        f"after {time.time() - start:.0f} s")
     # The float model's view of a few positions, to compare with the engine's `eval` command.
     with torch.no_grad():
         model.eval()
