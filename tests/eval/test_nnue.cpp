@@ -14,6 +14,7 @@
 
 #include "engine/core/movegen.h"
 #include "engine/core/random_position.h"
+#include "engine/uci/bench.h"
 #include "eval/nnue/accumulator.h"
 #include "eval/nnue/active_network.h"
 #include "eval/nnue/evaluate_nnue.h"
@@ -325,4 +326,43 @@ TEST_CASE("nnue: datagen writes legal, labelled positions, deterministically and
     CHECK(run("--out " + once) == 2 * 256);  // usage error: no --games or --positions
     CHECK(run("--games 1") == 2 * 256);      // no --out
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("nnue: the UCI EvalFile option refuses a bad file with an info string and plays on", "[nnue][uci]") {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pythia-evalfile-test";
+    std::filesystem::create_directories(dir);
+    const std::string good = serialize_network(*random_network(8));
+    const std::string bad_path = (dir / "truncated.nnue").string(), good_path = (dir / "good.nnue").string();
+    std::ofstream(bad_path, std::ios::binary) << good.substr(0, 1000);
+    std::ofstream(good_path, std::ios::binary) << good;
+    const std::string script = "uci\nsetoption name EvalFile value " + bad_path +
+                               "\neval\nsetoption name EvalFile value " + good_path + "\neval\ngo depth 3\nquit\n";
+    const std::string command = "printf '" + script + "' | " + PYTHIA_BINARY + " 2>/dev/null";
+    FILE* p = popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof buffer, p)) out.append(buffer, n);
+    pclose(p);
+    INFO(out);
+    CHECK(out.find("option name EvalFile type string default <embedded>") != std::string::npos);
+    CHECK(out.find("info string EvalFile '" + bad_path + "' refused: net file is 1000 bytes") != std::string::npos);
+    CHECK(out.find("info string evaluation: " + good_path) != std::string::npos);
+    CHECK(out.find("network evaluation") != std::string::npos);
+    CHECK(out.find("bestmove ") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("nnue: the SIMD and the portable kernels give the same evaluations", "[nnue]") {
+    // The release build runs the AVX2 kernels, the debug and sanitize builds the portable ones:
+    // both must reach this sum of a fixed random network's evaluations of the bench positions.
+    constexpr int64_t EXPECTED_SUM = 38654;
+    const auto net = random_network(9);
+    int64_t sum = 0;
+    for (std::string_view fen : bench_positions()) {
+        Position pos;
+        REQUIRE(pos.set_fen(fen));
+        sum += evaluate_from_scratch(*net, pos);
+    }
+    CHECK(sum == EXPECTED_SUM);
 }
