@@ -2,6 +2,8 @@
 // file's checks (good, corrupt, truncated, wrong size), and the datagen records.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +39,11 @@ std::unique_ptr<Network> random_network(uint64_t seed) {
     for (int16_t& w : net->output_weights) w = int16_t(output(rng));
     net->output_bias = int16_t(feature(rng));
     return net;
+}
+
+// A folder of its own for one test process (the release and sanitize runs may overlap).
+std::filesystem::path scratch_dir(const std::string& name) {
+    return std::filesystem::temp_directory_path() / (name + "-" + std::to_string(getpid()));
 }
 
 bool equal(const Accumulator& a, const Accumulator& b) {
@@ -205,7 +212,7 @@ TEST_CASE("nnue: corrupt, truncated and wrong-size net files are refused with a 
 }
 
 TEST_CASE("nnue: a refused EvalFile leaves the active evaluation as it was", "[nnue]") {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pythia-nnue-test";
+    const std::filesystem::path dir = scratch_dir("pythia-nnue-test");
     std::filesystem::create_directories(dir);
     const auto net = random_network(6);
     const std::string good = serialize_network(*net);
@@ -291,7 +298,7 @@ int run(const std::string& args) {
 }  // namespace
 
 TEST_CASE("nnue: datagen writes legal, labelled positions, deterministically and resumably", "[nnue][datagen]") {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pythia-datagen-test";
+    const std::filesystem::path dir = scratch_dir("pythia-datagen-test");
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string once = (dir / "once.bin").string(), twice = (dir / "twice.bin").string();
@@ -329,7 +336,7 @@ TEST_CASE("nnue: datagen writes legal, labelled positions, deterministically and
 }
 
 TEST_CASE("nnue: the UCI EvalFile option refuses a bad file with an info string and plays on", "[nnue][uci]") {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pythia-evalfile-test";
+    const std::filesystem::path dir = scratch_dir("pythia-evalfile-test");
     std::filesystem::create_directories(dir);
     const std::string good = serialize_network(*random_network(8));
     const std::string bad_path = (dir / "truncated.nnue").string(), good_path = (dir / "good.nnue").string();
