@@ -209,6 +209,10 @@ bool resume_point(const std::string& path, uint64_t& positions, int64_t& last_ga
 }  // namespace
 
 int datagen_command(const std::vector<std::string>& args) {
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << USAGE;
+        return 0;
+    }
     DatagenArgs a;
     if (!parse_args(args, a)) return 2;
     std::string error;
