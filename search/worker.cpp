@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "engine/core/movegen.h"
-#include "eval/evaluate.h"
+#include "eval/evaluation.h"
 #include "search/movepick.h"
 #include "search/params.h"
 #include "search/see.h"
@@ -44,6 +44,7 @@ void Worker::clear() {
 
 void Worker::prepare(const Position& root, const std::vector<Move>& moves) {
     pos_ = root;
+    accumulators_.reset();
     root_moves_.clear();
     for (Move m : moves) root_moves_.emplace_back(m);
     nodes_.store(0, std::memory_order_relaxed);
@@ -195,7 +196,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // end of the stack.
         if (stopping()) return VALUE_ZERO;
         if (pos_.is_draw(ply) || pos_.has_insufficient_material()) return VALUE_DRAW;
-        if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : evaluate(pos_, pawns_);
+        if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : static_evaluation(pos_, pawns_, accumulators_);
 
         // Step 4. Mate distance pruning: no line from here can beat a mate already found
         // nearer the root.
@@ -254,7 +255,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     } else {
         if (tt_hit && tte.eval != VALUE_NONE) ss->static_eval = eval = tte.eval;
         else {
-            ss->static_eval = eval = evaluate(pos_, pawns_);
+            ss->static_eval = eval = static_evaluation(pos_, pawns_, accumulators_);
             if (!tt_hit) shared_.tt.store(key, ply, Move::none(), VALUE_NONE, eval, -1, BOUND_NONE);
         }
         // A stored search result is a better estimate than the static evaluation.
@@ -283,9 +284,11 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             ss->move = Move::null();
             ss->moved_piece = NO_PIECE;
             ss->continuation = &history_.continuation[NO_PIECE][0];
+            accumulators_.push_null();
             pos_.do_null_move();
             const Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_.undo_null_move();
+            accumulators_.pop();
             if (stopping()) return VALUE_ZERO;
             if (v >= beta) return v >= VALUE_TB_WIN_IN_MAX_PLY ? beta : v;
         }
@@ -372,6 +375,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         ss->moved_piece = moved;
         ss->continuation = &history_.continuation[moved][m.to()];
         shared_.tt.prefetch(pos_.key_after(m));
+        accumulators_.push(pos_, m);
         pos_.do_move(m);
         // The child's line starts empty: a null-window child does not reset it, and a fail
         // high in a PV node copies it (a stale line here once ran on past a mate).
@@ -400,6 +404,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             v = -search<true>(ss + 1, -beta, -alpha, new_depth, false);
         }
         pos_.undo_move();
+        accumulators_.pop();
         if (stopping()) return VALUE_ZERO;
 
         // Step 16. At the root, remember the score and line of every move that raised alpha.
@@ -483,7 +488,7 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
     // Step 1. Aborted search, draws, end of the stack.
     if (stopping()) return VALUE_ZERO;
     if (pos_.is_draw(ply) || pos_.has_insufficient_material()) return VALUE_DRAW;
-    if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : evaluate(pos_, pawns_);
+    if (ply >= MAX_PLY - 1) return ss->in_check ? VALUE_DRAW : static_evaluation(pos_, pawns_, accumulators_);
 
     // Step 2. Transposition table.
     const Key key = pos_.key();
@@ -497,7 +502,8 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
     if (ss->in_check) {
         ss->static_eval = VALUE_NONE;
     } else {
-        ss->static_eval = best = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate(pos_, pawns_);
+        ss->static_eval = best =
+            tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(pos_, pawns_, accumulators_);
         if (tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tte.value;
         if (best >= beta) {
@@ -527,9 +533,11 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
         ss->move = m;
         ss->moved_piece = pos_.moved_piece(m);
         ss->continuation = &history_.continuation[ss->moved_piece][m.to()];
+        accumulators_.push(pos_, m);
         pos_.do_move(m);
         const Value v = -qsearch<PV>(ss + 1, -beta, -alpha);
         pos_.undo_move();
+        accumulators_.pop();
         if (stopping()) return VALUE_ZERO;
         if (v > best) {
             best = v;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include "eval/nnue/accumulator.h"
 #include "eval/pawns.h"
 #include "search/history.h"
 #include "search/limits.h"
@@ -98,6 +99,7 @@ private:
     std::vector<RootMove> root_moves_;
     History history_;
     PawnTable pawns_;
+    nnue::AccumulatorStack accumulators_;  // the network's, along the line of pos_
     std::atomic<uint64_t> nodes_{0};
     std::atomic<uint64_t> tbhits_{0};
     int pv_idx_ = 0, multipv_ = 1;

@@ -53,6 +53,11 @@ constexpr Command COMMANDS[] = {
      "WDL, DTZ50 and DTM of a position and of every legal move (one FEN per line\n"
      "from stdin when none is given)",
      tb_probe_command},
+    {"", "datagen", "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET]",
+     "self-play training data for the network: quiet positions with the search score and\n"
+     "the game result, 32 bytes each, appended to FILE (at N nodes a move, default 5000);\n"
+     "--games and --positions count what FILE holds, so the same command resumes a run",
+     datagen_command},
 };
 
 std::string full_name(const Command& c) {

@@ -12,6 +12,8 @@
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/active_network.h"
+#include "eval/nnue/evaluate_nnue.h"
 
 #include <spdlog/spdlog.h>
 
@@ -117,6 +119,18 @@ void UciEngine::declare_options() {
     options_.add_check("TBWDLInMemory", true, [this](const Option& o) {
         tablebases_.copy_wdl_files_to_memory(o.check());
         load_tablebases(options_.find("TablebasePath")->value, [this](const std::string& line) { info_string(line); });
+    });
+    // The network (eval/nnue/README.md): <embedded> is the build's own (the hand-written
+    // evaluation when the build embeds none); a file that is refused leaves the current one.
+    options_.add_string("EvalFile", nnue::EMBEDDED_NET_NAME, [this](const Option& o) {
+        std::string error;
+        const bool embedded = o.value.empty() || o.value == nnue::EMBEDDED_NET_NAME;
+        if (embedded ? nnue::use_embedded_network(error) : nnue::load_eval_file(o.value, error)) {
+            search_.clear();  // the table's stored evaluations are the old evaluation's
+            info_string("evaluation: " + nnue::active_network_name());
+        } else {
+            info_string("EvalFile " + error + "; evaluating with " + nnue::active_network_name());
+        }
     });
 }
 
@@ -434,6 +448,9 @@ void UciEngine::cmd_eval(std::istream&) {
     if (!has_position("eval")) return;
     PawnTable pawns(1 << 4);
     info_string("static evaluation " + std::to_string(evaluate(position_, pawns)) + " (side to move)");
+    if (const nnue::Network* net = nnue::active_network())
+        info_string("network evaluation " + std::to_string(nnue::evaluate_from_scratch(*net, position_)) +
+                    " (side to move, " + nnue::active_network_name() + ")");
 }
 
 // bench [depth]

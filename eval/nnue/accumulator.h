@@ -1,0 +1,62 @@
+// The accumulators of the current search line. The search pushes one entry per move it makes
+// (with the move's dirty pieces, found from the position before the move) and pops it when it
+// takes the move back; an entry's accumulator is computed only when a position is evaluated
+// (lazily: many nodes end before their evaluation), from the nearest computed entry below it,
+// or from scratch when there is none. engine/core knows nothing of this: the stack lives in
+// the search worker, beside its Position.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/position.h"
+#include "eval/nnue/network.h"
+
+namespace pythia::nnue {
+
+struct Accumulator {
+    alignas(64) int16_t values[COLOR_NB][HIDDEN];  // indexed by perspective
+};
+
+// What one move does to the board: at most two pieces appear and two disappear (a capture
+// with promotion: pawn and captured piece go, the new piece comes; castling: king and rook).
+struct DirtyPieces {
+    struct Change {
+        Piece piece;
+        Square square;
+    };
+    Change added[2], removed[2];
+    int n_added = 0, n_removed = 0;
+};
+
+// The dirty pieces of `m`, legal in `before`.
+DirtyPieces dirty_pieces(const Position& before, Move m);
+
+// The accumulator of pos computed from nothing.
+void refresh(const Network& net, const Position& pos, Accumulator& out);
+
+class AccumulatorStack {
+public:
+    AccumulatorStack();
+
+    // A new root: every entry is stale, the root's is computed when first needed.
+    void reset();
+    // Before before.do_move(m) / do_null_move(), and after the matching undo.
+    void push(const Position& before, Move m);
+    void push_null();
+    void pop() { --top_; }
+
+    // The accumulator of pos, the position of the top entry.
+    const Accumulator& current(const Network& net, const Position& pos);
+
+private:
+    struct Entry {
+        Accumulator acc;
+        DirtyPieces dirty;
+        bool computed = false;
+    };
+    std::vector<Entry> entries_;
+    int top_ = 0;
+};
+
+}  // namespace pythia::nnue
