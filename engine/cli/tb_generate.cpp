@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "engine/cli/tb_args.h"
+#include "engine/cli/text_format.h"
 #include "tablebase/generate/generation_driver.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
@@ -33,14 +34,6 @@ std::string duration_text(double seconds) {
     if (seconds < 90) std::snprintf(s, sizeof s, "%.1f s", seconds);
     else if (seconds < 5400) std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
     else std::snprintf(s, sizeof s, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
-    return s;
-}
-
-std::string bytes_text(uint64_t bytes) {
-    char s[32];
-    if (bytes < 10 * 1024) std::snprintf(s, sizeof s, "%llu B", (unsigned long long)bytes);
-    else if (bytes < 10 << 20) std::snprintf(s, sizeof s, "%.1f KiB", bytes / 1024.0);
-    else std::snprintf(s, sizeof s, "%.1f MiB", bytes / 1048576.0);
     return s;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/cli/command.h"
+#include "engine/cli/text_format.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/table_statistics.h"
 
@@ -18,15 +19,6 @@ namespace {
 
 using namespace pythia::tb;
 namespace fs = std::filesystem;
-
-std::string bytes_text(uint64_t n) {
-    char s[32];
-    if (n < 10 * 1024) std::snprintf(s, sizeof s, "%llu B", (unsigned long long)n);
-    else if (n < 10ull << 20) std::snprintf(s, sizeof s, "%.1f KiB", n / 1024.0);
-    else if (n < 10ull << 30) std::snprintf(s, sizeof s, "%.1f MiB", n / 1048576.0);
-    else std::snprintf(s, sizeof s, "%.2f GiB", n / 1073741824.0);
-    return s;
-}
 
 std::string percent(uint64_t part, uint64_t whole) {
     char s[32];
