@@ -4,16 +4,18 @@
 #include <cctype>
 #include <filesystem>
 
+#include "engine/core/data_paths.h"
+
 namespace pythia {
 
-std::vector<std::string> default_book_candidates() {
+std::vector<std::string> default_book_candidates(const std::filesystem::path& exe_dir) {
     std::vector<std::string> candidates;
-#ifdef PYTHIA_BUILD_BOOK
-    candidates.push_back(PYTHIA_BUILD_BOOK);
-#endif
+    if (!exe_dir.empty()) candidates.push_back(own_book_file(exe_dir).string());
     candidates.emplace_back(DEBIAN_BOOK_FILE);
     return candidates;
 }
+
+std::vector<std::string> default_book_candidates() { return default_book_candidates(executable_dir()); }
 
 std::string default_book_file() {
     for (const std::string& path : default_book_candidates()) {

@@ -1,6 +1,7 @@
 // The book's UCI options (names, defaults, ranges) and where the default book file is found.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,8 +32,10 @@ struct BookSettings {
     int depth = BOOK_DEPTH_DEFAULT;  // use the book while the game's fullmove number is <= depth
 };
 
-// Where a default book may be, in order of preference: the book built with Pythia
-// (build/<preset>/book/pythia.bin, from book/openings.pgn) and Debian's gnuchess book.
+// Where a default book may be, in order of preference: the book built with Pythia, beside the
+// binary in `exe_dir` (book/pythia.bin, made from book/openings.pgn; engine/core/data_paths.h),
+// and Debian's gnuchess book. Without an argument, for the running binary.
+std::vector<std::string> default_book_candidates(const std::filesystem::path& exe_dir);
 std::vector<std::string> default_book_candidates();
 // The first candidate that exists as a file, or "" when there is none.
 std::string default_book_file();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/cli/command.h"
+#include "engine/core/data_paths.h"
 #include "tablebase/format/material.h"
 
 namespace pythia::cli {
@@ -14,7 +15,7 @@ namespace pythia::cli {
 struct TableArgs {
     std::vector<tb::Material> tables;  // normalised; with --all N every table of up to N pieces
     bool all_stored = false;           // --all without a number
-    std::filesystem::path dir = PYTHIA_DEFAULT_TB_DIR;
+    std::filesystem::path dir = default_tablebase_dir();  // engine/core/data_paths.h
     int threads = 1;                   // default: every core
 };
 

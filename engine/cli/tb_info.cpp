@@ -10,6 +10,7 @@
 
 #include "engine/cli/command.h"
 #include "engine/cli/text_format.h"
+#include "engine/core/data_paths.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/table_statistics.h"
 
@@ -149,7 +150,7 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m, Totals& t
 }  // namespace
 
 int tb_info_command(const Args& args) {
-    std::string dir_list = PYTHIA_DEFAULT_TB_DIR;
+    std::string dir_list = default_tablebase_dir().string();
     std::vector<Material> tables;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--dir") {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/data_paths.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/cli/command.h"
@@ -53,7 +54,7 @@ std::string json_string(const std::string& s) {
 }
 
 struct Options {
-    std::string dir = PYTHIA_DEFAULT_TB_DIR;
+    std::string dir = default_tablebase_dir().string();
     bool json = false;
 };
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/core/data_paths.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
@@ -59,8 +60,19 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
     // A large DTM/DTZ file is checksummed by a background thread on its first root probe,
     // instead of stalling the move (up to a second for a 5-piece file not in the page cache).
     tablebases_.open_distance_files_in_background(true);
-    load_tablebases(options_.find("TablebasePath")->value,
-                    [](const std::string& line) { spdlog::info("{}", line); });
+    // What the defaults found (engine/core/data_paths.h), for the GUI at the first `isready`:
+    // a GUI shows `info string` lines, not stderr, and it is not listening yet.
+    auto keep = [this](const std::string& line) {
+        spdlog::info("{}", line);
+        startup_notices_.push_back(line);
+    };
+    load_tablebases(options_.find("TablebasePath")->value, keep);
+    const std::string book_file = options_.find(std::string(BOOK_FILE_OPTION))->value;
+    if (options_.check(std::string(OWN_BOOK_OPTION)) && (book_file.empty() || book_file == "<empty>")) {
+        std::string looked;
+        for (const std::string& c : default_book_candidates()) looked += (looked.empty() ? "" : ", ") + c;
+        keep("book: none found (looked for " + looked + "); set BookFile to use one");
+    }
 }
 
 UciEngine::~UciEngine() { finish_search(); }
@@ -107,7 +119,7 @@ void UciEngine::declare_options() {
                       [this](const Option& o) { book_.set_depth(int(o.spin())); });
 
     // Tablebases (tablebase/README.md): our own files, at the root and inside the search.
-    options_.add_string("TablebasePath", PYTHIA_DEFAULT_TB_DIR, [this](const Option& o) {
+    options_.add_string("TablebasePath", default_tablebase_dir().string(), [this](const Option& o) {
         load_tablebases(o.value, [this](const std::string& line) { info_string(line); });
     });
     options_.add_spin("TBProbeDepth", 1, 1, 100);
@@ -204,6 +216,8 @@ void UciEngine::cmd_uci(std::istream&) {
 }
 
 void UciEngine::cmd_isready(std::istream&) {
+    for (const std::string& line : startup_notices_) info_string(line);
+    startup_notices_.clear();
     // During a search the tables are already open (and must not change under it).
     if (search_.searching()) report_refused_tables();
     else prepare_tablebases();

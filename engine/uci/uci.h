@@ -74,6 +74,7 @@ private:
     tb::Tablebases tablebases_;  // changed only between searches
     bool tablebases_prepared_ = false;
     size_t refusals_reported_ = 0;  // of tablebases_.refused_files()
+    std::vector<std::string> startup_notices_;  // what the defaults found, sent at the first isready
     Search search_;
     std::unordered_map<std::string, Handler> commands_;
     std::atomic<bool> show_wdl_{false};

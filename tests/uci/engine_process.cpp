@@ -12,7 +12,7 @@
 
 namespace pythia::test {
 
-EngineProcess::EngineProcess(const std::vector<std::string>& args) {
+EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<std::string>& args) {
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
     pid_ = fork();
@@ -25,7 +25,7 @@ EngineProcess::EngineProcess(const std::vector<std::string>& args) {
         close(out[0]);
         close(out[1]);
         std::vector<char*> argv;
-        std::string binary = PYTHIA_BINARY;
+        std::string binary = binary_path;
         argv.push_back(binary.data());
         std::vector<std::string> copy = args;
         for (auto& a : copy) argv.push_back(a.data());

@@ -14,7 +14,8 @@ namespace pythia::test {
 
 class EngineProcess {
 public:
-    explicit EngineProcess(const std::vector<std::string>& args = {});
+    explicit EngineProcess(const std::vector<std::string>& args = {}) : EngineProcess(PYTHIA_BINARY, args) {}
+    EngineProcess(const std::string& binary, const std::vector<std::string>& args);
     ~EngineProcess();
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
