@@ -8,6 +8,7 @@
 #include "search/movepick.h"
 #include "search/params.h"
 #include "search/see.h"
+#include "tablebase/probe/syzygy.h"
 #include "tablebase/probe/tablebases.h"
 
 namespace pythia {
@@ -221,13 +222,21 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     // pieces, the tables give the outcome. A win is a score below the mates, nearer the root
     // better (tb_win_in); it is a lower bound (a mate may be found), a loss an upper bound, a
     // draw exact. A bound that cuts, or an exact draw, ends the node and goes to the table.
+    // Pythia's own tables first; Syzygy's (tablebase/probe/syzygy.h) for what they do not hold.
     Value tb_ceiling = VALUE_INFINITE, tb_floor = -VALUE_INFINITE;
     const TablebaseProbing& tbp = shared_.tb;
-    if (!root && tbp.tables && !ss->excluded && pos_.rule50() == 0 && !pos_.castling_rights() &&
-        pos_.count_all() <= tbp.piece_limit && depth >= tbp.min_depth) {
-        if (const std::optional<int> wdl = tbp.tables->probe_wdl(pos_)) {
+    if (!root && (tbp.tables || tbp.syzygy) && !ss->excluded && pos_.rule50() == 0 && !pos_.castling_rights()) {
+        std::optional<int> wdl;
+        bool fifty_move_rule = tbp.fifty_move_rule;
+        if (tbp.tables && pos_.count_all() <= tbp.piece_limit && depth >= tbp.min_depth)
+            wdl = tbp.tables->probe_wdl(pos_);
+        if (!wdl && tbp.syzygy && pos_.count_all() <= tbp.syzygy_piece_limit && depth >= tbp.syzygy_min_depth) {
+            wdl = tbp.syzygy->probe_wdl(pos_);
+            fifty_move_rule = tbp.syzygy_fifty_move_rule;
+        }
+        if (wdl) {
             tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-            const int draw_band = tbp.fifty_move_rule ? 1 : 0;  // |wdl| <= this is a draw
+            const int draw_band = fifty_move_rule ? 1 : 0;  // |wdl| <= this is a draw
             const Value v = *wdl > draw_band    ? tb_win_in(ply)
                             : *wdl < -draw_band ? tb_loss_in(ply)
                                                 : VALUE_DRAW + *wdl;  // a cursed win a hair above 0

@@ -37,6 +37,16 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
             return {limits, t->verdict};
         }
     }
+    // Then Syzygy's files (SyzygyPath), for the positions Pythia's own tables do not cover.
+    if (context.syzygy && context.options.spin("MultiPV") == 1 &&
+        context.position.count_all() <= context.syzygy_piece_limit) {
+        if (auto t = syzygy_move(*context.syzygy, context.position, context.options.check("Syzygy50MoveRule"),
+                                 limits.search_moves)) {
+            context.info_string(t->info);
+            limits.search_moves = t->moves;
+            return {limits, t->verdict};
+        }
+    }
 
     // Step 3. Search, over every legal move or the GUI's `searchmoves`.
     return {limits, std::nullopt};

@@ -20,6 +20,8 @@ struct DecisionContext {
     BookPlayer* book = nullptr;                            // the opening book step, if any
     const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
     int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
+    const tb::SyzygyTables* syzygy = nullptr;  // Syzygy files, for what the own tables do not cover
+    int syzygy_piece_limit = 0;                // SyzygyProbeLimit, as far as the files reach
 };
 
 struct Decision {

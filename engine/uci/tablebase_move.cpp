@@ -1,6 +1,8 @@
 #include "engine/uci/tablebase_move.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 
 #include "engine/core/notation.h"
 
@@ -24,24 +26,57 @@ struct Ranked {
     uint64_t probes = 0;
 };
 
-std::optional<Ranked> rank(const tb::Tablebases& tables, const Position& root, bool fifty_move_rule,
+// The legal moves of a position as one set of tables values them, before the game's history;
+// nullopt when the tables do not cover the position.
+using Source = std::function<std::optional<std::vector<Candidate>>(const Position&, bool fifty_move_rule)>;
+
+Source own_tables(const tb::Tablebases& tables) {
+    return [&tables](const Position& root, bool fifty_move_rule) -> std::optional<std::vector<Candidate>> {
+        const std::optional<std::vector<tb::RootMove>> moves = tables.rank_root_moves(root);
+        if (!moves || moves->empty()) return std::nullopt;
+        std::vector<Candidate> all;
+        for (const tb::RootMove& rm : *moves) {
+            Candidate c;
+            c.move = rm.move;
+            c.outcome = fifty_move_rule ? rm.wdl50 : rm.wdl > 0 ? 2 : rm.wdl < 0 ? -2 : 0;
+            if (rm.dtm) c.dtm = distance_of(*rm.dtm);
+            if (rm.dtz) c.dtz = distance_of(*rm.dtz);
+            all.push_back(c);
+        }
+        return all;
+    };
+}
+
+// Syzygy's DTZ files: no DTM, so wins go by the shortest DTZ50, which always makes progress.
+Source syzygy_tables(const tb::SyzygyTables& syzygy) {
+    return [&syzygy](const Position& root, bool fifty_move_rule) -> std::optional<std::vector<Candidate>> {
+        const std::optional<std::vector<tb::SyzygyRootMove>> moves = syzygy.rank_root_moves(root);
+        if (!moves || moves->empty()) return std::nullopt;
+        std::vector<Candidate> all;
+        for (const tb::SyzygyRootMove& sm : *moves) {
+            Candidate c;
+            c.move = sm.move;
+            c.outcome = fifty_move_rule ? sm.wdl : sm.wdl > 0 ? 2 : sm.wdl < 0 ? -2 : 0;
+            if (sm.dtz != 0) c.dtz = std::abs(sm.dtz);
+            all.push_back(c);
+        }
+        return all;
+    };
+}
+
+std::optional<Ranked> rank(const Source& source, const Position& root, bool fifty_move_rule,
                            const std::vector<Move>& allowed) {
-    const std::optional<std::vector<tb::RootMove>> moves = tables.rank_root_moves(root);
-    if (!moves || moves->empty()) return std::nullopt;
+    std::optional<std::vector<Candidate>> valued = source(root, fifty_move_rule);
+    if (!valued) return std::nullopt;
     Ranked r;
-    r.probes = moves->size();
+    r.probes = valued->size();
     Position pos = root;
     std::vector<Candidate> all;
-    for (const tb::RootMove& rm : *moves) {
-        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), rm.move) == allowed.end()) continue;
-        Candidate c;
-        c.move = rm.move;
-        c.outcome = fifty_move_rule ? rm.wdl50 : rm.wdl > 0 ? 2 : rm.wdl < 0 ? -2 : 0;
-        if (rm.dtm) c.dtm = distance_of(*rm.dtm);
-        if (rm.dtz) c.dtz = distance_of(*rm.dtz);
+    for (Candidate c : *valued) {
+        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), c.move) == allowed.end()) continue;
         // The game's history: a move into a threefold repetition, or one that completes 50
         // moves without a capture or pawn move (the tables assume a fresh count), is a draw.
-        pos.do_move(rm.move);
+        pos.do_move(c.move);
         if (pos.is_threefold_repetition() || (fifty_move_rule && pos.is_fifty_move_draw())) {
             c.outcome = 0;
             c.dtm = c.dtz = std::nullopt;
@@ -90,9 +125,11 @@ const char* outcome_name(int outcome) {
 
 }  // namespace
 
-std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const Position& pos, bool fifty_move_rule,
-                                            const std::vector<Move>& allowed) {
-    const std::optional<Ranked> r = rank(tables, pos, fifty_move_rule, allowed);
+namespace {
+
+std::optional<TablebaseMove> decide(const Source& source, const std::string& label, const Position& pos,
+                                    bool fifty_move_rule, const std::vector<Move>& allowed) {
+    const std::optional<Ranked> r = rank(source, pos, fifty_move_rule, allowed);
     if (!r) return std::nullopt;
     TablebaseMove out;
     for (const Candidate& c : r->best) out.moves.push_back(c.move);
@@ -110,7 +147,7 @@ std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const 
         for (int ply = 0; ply < 16; ++ply) {
             out.verdict.pv.push_back(m);
             line.do_move(m);
-            const std::optional<Ranked> next = rank(tables, line, fifty_move_rule, {});
+            const std::optional<Ranked> next = rank(source, line, fifty_move_rule, {});
             if (!next || next->best.size() != 1) break;
             out.verdict.tbhits += next->probes;
             m = next->best.front().move;
@@ -118,13 +155,25 @@ std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const 
         std::string distance;
         if (first.dtm && r->outcome > 0) distance = ", mate in " + std::to_string((*first.dtm + 1) / 2) + " moves";
         else if (first.dtm) distance = ", mated in " + std::to_string(*first.dtm / 2) + " moves";
-        else if (first.dtz) distance = ", " + std::to_string(*first.dtz) + " plies to a capture or pawn move";
-        out.info = std::string("tablebase ") + outcome_name(r->outcome) + distance + ": " + move_to_uci(first.move);
+        else if (first.dtz) distance = ", " + std::to_string(*first.dtz) + (*first.dtz == 1 ? " ply" : " plies") + " to a capture or pawn move";
+        out.info = label + " " + outcome_name(r->outcome) + distance + ": " + move_to_uci(first.move);
     } else {
-        out.info = std::string("tablebase ") + outcome_name(r->outcome) + ": " + std::to_string(out.moves.size()) +
+        out.info = label + " " + outcome_name(r->outcome) + ": " + std::to_string(out.moves.size()) +
                    " moves keep it, the search chooses";
     }
     return out;
+}
+
+}  // namespace
+
+std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const Position& pos, bool fifty_move_rule,
+                                            const std::vector<Move>& allowed) {
+    return decide(own_tables(tables), "tablebase", pos, fifty_move_rule, allowed);
+}
+
+std::optional<TablebaseMove> syzygy_move(const tb::SyzygyTables& syzygy, const Position& pos, bool fifty_move_rule,
+                                         const std::vector<Move>& allowed) {
+    return decide(syzygy_tables(syzygy), "Syzygy tablebase", pos, fifty_move_rule, allowed);
 }
 
 }  // namespace pythia

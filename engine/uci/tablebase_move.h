@@ -8,6 +8,7 @@
 
 #include "engine/core/position.h"
 #include "search/search.h"
+#include "tablebase/probe/syzygy.h"
 #include "tablebase/probe/tablebases.h"
 
 namespace pythia {
@@ -25,5 +26,9 @@ struct TablebaseMove {
 // and so is a loss it saves. `allowed` (the GUI's searchmoves) limits the choice when not empty.
 std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const Position& pos, bool fifty_move_rule,
                                             const std::vector<Move>& allowed = {});
+// The same from Syzygy's DTZ files (Syzygy50MoveRule), for what Pythia's own tables do not
+// cover: the win that zeroes soonest, the loss that zeroes latest, or the drawing moves.
+std::optional<TablebaseMove> syzygy_move(const tb::SyzygyTables& syzygy, const Position& pos, bool fifty_move_rule,
+                                         const std::vector<Move>& allowed = {});
 
 }  // namespace pythia

@@ -10,6 +10,7 @@
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
 #include "engine/core/version.h"
+#include "tablebase/probe/syzygy.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
 #include "eval/evaluate.h"
@@ -67,6 +68,7 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
         startup_notices_.push_back(line);
     };
     load_tablebases(options_.find("TablebasePath")->value, keep);
+    startup_book_notices_from_ = startup_notices_.size();
     const std::string book_file = options_.find(std::string(BOOK_FILE_OPTION))->value;
     if (options_.check(std::string(OWN_BOOK_OPTION)) && (book_file.empty() || book_file == "<empty>")) {
         std::string looked;
@@ -108,10 +110,16 @@ void UciEngine::declare_options() {
         if (!text.empty()) info_string(text);
     };
     options_.add_check(std::string(OWN_BOOK_OPTION), OWN_BOOK_DEFAULT,
-                       [this, report](const Option& o) { report(book_.set_own_book(o.check())); });
+                       [this, report](const Option& o) {
+                           drop_startup_notices(true);
+                           report(book_.set_own_book(o.check()));
+                       });
     const std::string book_file = default_book_file();
     options_.add_string(std::string(BOOK_FILE_OPTION), book_file.empty() ? "<empty>" : book_file,
-                        [this, report](const Option& o) { report(book_.set_file(o.value)); });
+                        [this, report](const Option& o) {
+                            drop_startup_notices(true);
+                            report(book_.set_file(o.value));
+                        });
     options_.add_combo(std::string(BOOK_VARIETY_OPTION), "Weighted", {"Weighted", "Best"}, [this](const Option& o) {
         if (auto v = parse_book_variety(o.value)) book_.set_variety(*v);
     });
@@ -120,11 +128,20 @@ void UciEngine::declare_options() {
 
     // Tablebases (tablebase/README.md): our own files, at the root and inside the search.
     options_.add_string("TablebasePath", default_tablebase_dir().string(), [this](const Option& o) {
+        drop_startup_notices(false);  // superseded by what this setting reports
         load_tablebases(o.value, [this](const std::string& line) { info_string(line); });
     });
     options_.add_spin("TBProbeDepth", 1, 1, 100);
     options_.add_spin("TBProbeLimit", 5, 0, 5);
     options_.add_check("TB50MoveRule", true);
+    // Syzygy files (tablebase/probe/syzygy.h), read by Debian's libfathom, for the positions
+    // our own tables do not cover; the names and ranges are those GUIs know from Stockfish.
+    options_.add_string("SyzygyPath", "", [this](const Option& o) {
+        for (const std::string& line : tb::SyzygyTables::instance().set_paths(o.value)) info_string(line);
+    });
+    options_.add_spin("SyzygyProbeDepth", 1, 1, 100);
+    options_.add_spin("SyzygyProbeLimit", 7, 0, 7);
+    options_.add_check("Syzygy50MoveRule", true);
     // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
     // with the whole 3-5-piece set (bench/README.md). Off for
     // many engines on one small machine. The tables are opened again either way.
@@ -144,6 +161,13 @@ void UciEngine::declare_options() {
             info_string("EvalFile " + error + "; evaluating with " + nnue::active_network_name());
         }
     });
+}
+
+void UciEngine::drop_startup_notices(bool book) {
+    const size_t split = std::min(startup_book_notices_from_, startup_notices_.size());
+    if (book) startup_notices_.resize(split);
+    else startup_notices_.erase(startup_notices_.begin(), startup_notices_.begin() + long(split));
+    startup_book_notices_from_ = book ? split : 0;
 }
 
 void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
@@ -370,9 +394,12 @@ void UciEngine::cmd_go(std::istream& args) {
     prepare_tablebases();
     // TBProbeLimit, as far as the loaded tables reach: for the root lookup and the tree alike.
     const int tb_piece_limit = std::min<int>(int(options_.spin("TBProbeLimit")), tablebases_.max_pieces());
-    const Decision decided = decide_move(
-        {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_, tb_piece_limit},
-        limits);
+    const tb::SyzygyTables& syzygy = tb::SyzygyTables::instance();
+    const int syzygy_piece_limit = std::min<int>(int(options_.spin("SyzygyProbeLimit")), syzygy.max_pieces());
+    const Decision decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); },
+                                          &book_, &tablebases_, tb_piece_limit,
+                                          syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit},
+                                         limits);
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
@@ -385,6 +412,10 @@ void UciEngine::cmd_go(std::istream& args) {
     options.tb.piece_limit = tb_piece_limit;
     options.tb.min_depth = int(options_.spin("TBProbeDepth"));
     options.tb.fifty_move_rule = options_.check("TB50MoveRule");
+    if (syzygy_piece_limit > 0) options.tb.syzygy = &syzygy;
+    options.tb.syzygy_piece_limit = syzygy_piece_limit;
+    options.tb.syzygy_min_depth = int(options_.spin("SyzygyProbeDepth"));
+    options.tb.syzygy_fifty_move_rule = options_.check("Syzygy50MoveRule");
     SearchCallbacks callbacks;
     callbacks.on_lines = [this](const std::vector<PvLine>& lines) {
         for (const PvLine& l : lines) send(format_line(l));
