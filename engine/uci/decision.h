@@ -1,6 +1,7 @@
 // The move decision for `go`: opening book, then tablebases, then search.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -20,7 +21,13 @@ struct DecisionContext {
     BookPlayer* book = nullptr;                            // the opening book step, if any
     const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
     int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
+    std::string tablebase_url;  // TablebaseURL: a tablebase server for roots the local tables miss
 };
+
+// A tablebase server is asked about roots of at most this many pieces (the largest tables
+// served anywhere), and gets this long to answer: connection, request and answer together.
+constexpr int REMOTE_TABLEBASE_MAX_PIECES = 7;
+constexpr std::chrono::milliseconds REMOTE_TABLEBASE_BUDGET{50};
 
 struct Decision {
     SearchLimits limits;
