@@ -32,6 +32,7 @@ int tb_generate_command(const Args& args);  // tb_generate.cpp
 int tb_verify_command(const Args& args);    // tb_verify.cpp
 int tb_info_command(const Args& args);      // tb_info.cpp
 int tb_probe_command(const Args& args);     // tb_probe.cpp
+int tb_serve_command(const Args& args);     // tb_serve.cpp
 int datagen_command(const Args& args);      // datagen.cpp
 
 // `pythia [command ...]`: the UCI loop without arguments, else the command. Returns the exit status.

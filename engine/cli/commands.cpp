@@ -53,6 +53,10 @@ constexpr Command COMMANDS[] = {
      "WDL, DTZ50 and DTM of a position and of every legal move (one FEN per line\n"
      "from stdin when none is given)",
      tb_probe_command},
+    {"tb", "serve", "[--dir D] [--bind HOST:PORT] [--threads N]",
+     "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"
+     "explorer page at /, the lichess tablebase API at /standard?fen=...; prints its URL",
+     tb_serve_command},
     {"", "datagen", "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET]",
      "self-play training data for the network: quiet positions with the search score and\n"
      "the game result, 32 bytes each, appended to FILE (at N nodes a move, default 5000);\n"

@@ -1,5 +1,5 @@
 // `pythia tb probe [--dir D] [--json] [FEN]`: a position's WDL, DTZ50 and DTM and every legal
-// move with its values, like syzygy-tables.info. Without a FEN it reads one FEN per line from
+// move with its values, like syzygy-tables.info; --json in the lichess tablebase API's shape. Without a FEN it reads one FEN per line from
 // stdin, so that scripts can check many positions in one call.
 #include <iostream>
 #include <string>
@@ -9,6 +9,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/cli/command.h"
+#include "engine/server/lichess_json.h"
 #include "tablebase/probe/tablebases.h"
 
 namespace pythia::cli {
@@ -39,27 +40,30 @@ std::string dtz_text(const std::optional<Value>& v) {
     return "DTZ50 " + std::to_string(signed_distance(*v)) + (std::abs(signed_distance(*v)) == 1 ? " ply" : " plies");
 }
 
-std::string json_value(const std::optional<Value>& v) {
-    return v ? std::to_string(signed_distance(*v)) : "null";
-}
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        out += c;
-    }
-    return out + '"';
-}
-
 struct Options {
     std::string dir = default_tablebase_dir().string();
     bool json = false;
 };
 
+// `--json`: the lichess tablebase API's answer (engine/server/README.md) with the position's
+// FEN first, one line per position; a FEN that cannot be read gets {"fen": ..., "error": ...}.
+bool probe_json(const Tablebases& tbs, const std::string& fen_text) {
+    Position pos;
+    std::string error;
+    if (!pos.set_fen(fen_text, &error)) {
+        std::cout << server::error_json("illegal FEN: " + error, fen_text) << '\n';
+        return false;
+    }
+    const server::LichessResponse r = server::lichess_response(tbs, pos);
+    std::cout << server::to_json(r, pos.fen()) << '\n';
+    bool complete = r.pos.dtz && r.pos.dtm;
+    for (const server::MoveInfo& m : r.moves) complete &= m.after.dtz && m.after.dtm;
+    return complete;
+}
+
 // Probes one FEN and prints it; returns false if it could not be answered in full.
 bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options& o) {
+    if (o.json) return probe_json(tbs, fen_text);
     Position pos;
     std::string error;
     if (!pos.set_fen(fen_text, &error)) error = "illegal FEN: " + error;
@@ -74,28 +78,6 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
         moves = tbs.rank_root_moves(pos, true);  // every move's successor's DTZ, shown
         if (!root || !moves) error = "no table for this position (or for a position a move leads to)";
     }
-    if (o.json) {
-        std::string line = "{\"fen\":" + json_string(error.empty() || root ? pos.fen() : fen_text);
-        if (root) {
-            line += ",\"wdl\":" + std::to_string(root->wdl) + ",\"dtz\":" + json_value(root->dtz) +
-                    ",\"dtm\":" + json_value(root->dtm);
-        } else {
-            line += ",\"wdl\":null,\"dtz\":null,\"dtm\":null";
-        }
-        line += ",\"moves\":[";
-        if (moves)
-            for (size_t i = 0; i < moves->size(); ++i) {
-                const RootMove& m = (*moves)[i];
-                line += std::string(i ? "," : "") + "{\"uci\":\"" + move_to_uci(m.move) + "\",\"san\":" +
-                        json_string(move_to_san(pos, m.move)) + ",\"wdl\":" + std::to_string(m.after.wdl) +
-                        ",\"dtz\":" + json_value(m.after.dtz) + ",\"dtm\":" + json_value(m.after.dtm) + "}";
-            }
-        line += "]";
-        if (!error.empty()) line += ",\"error\":" + json_string(error);
-        std::cout << line << "}\n";
-        return error.empty() && root->dtz && root->dtm;
-    }
-
     if (!error.empty()) {
         std::cerr << "tb probe: " << fen_text << ": " << error << '\n';
         return false;

@@ -1,5 +1,6 @@
 #include "engine/uci/decision.h"
 
+#include "engine/server/tablebase_client.h"
 #include "engine/uci/tablebase_move.h"
 
 namespace pythia {
@@ -37,7 +38,8 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
             return {limits, t->verdict};
         }
     }
-    // Then Syzygy's files (SyzygyPath), for the positions Pythia's own tables do not cover.
+    // Step 2b. Syzygy's files (SyzygyPath, tablebase/probe/syzygy.h), for the roots Pythia's own
+    // tables do not cover: the same choice by DTZ50 alone.
     if (context.syzygy && context.options.spin("MultiPV") == 1 &&
         context.position.count_all() <= context.syzygy_piece_limit) {
         if (auto t = syzygy_move(*context.syzygy, context.position, context.options.check("Syzygy50MoveRule"),
@@ -46,6 +48,26 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
             limits.search_moves = t->moves;
             return {limits, t->verdict};
         }
+    }
+
+    // Step 2c. A tablebase server (TablebaseURL) for a root the local tables do not cover (too
+    // many pieces for them, or a table missing): one request within REMOTE_TABLEBASE_BUDGET,
+    // then the search as usual whatever the server does. Never inside the tree.
+    if (!context.tablebase_url.empty() && context.options.spin("MultiPV") == 1 && !context.position.castling_rights() &&
+        context.position.count_all() <= REMOTE_TABLEBASE_MAX_PIECES) {
+        const server::RemoteAnswer a =
+            server::ask_tablebase_server(context.tablebase_url, context.position, REMOTE_TABLEBASE_BUDGET);
+        std::optional<TablebaseMove> t;
+        if (a.response)
+            t = remote_tablebase_move(*a.response, context.position, context.options.check("TB50MoveRule"),
+                                      limits.search_moves);
+        if (t) {
+            context.info_string(t->info + " (" + std::to_string(a.elapsed.count()) + " ms)");
+            limits.search_moves = t->moves;
+            return {limits, t->verdict};
+        }
+        context.info_string("tablebase server " + context.tablebase_url + ": " +
+                            (a.response ? "no decisive answer" : a.error) + ", searching");
     }
 
     // Step 3. Search, over every legal move or the GUI's `searchmoves`.

@@ -1,6 +1,7 @@
 // The move decision for `go`: opening book, then tablebases, then search.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -22,7 +23,13 @@ struct DecisionContext {
     int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
     const tb::SyzygyTables* syzygy = nullptr;  // Syzygy files, for what the own tables do not cover
     int syzygy_piece_limit = 0;                // SyzygyProbeLimit, as far as the files reach
+    std::string tablebase_url;  // TablebaseURL: a tablebase server for roots the local tables miss
 };
+
+// A tablebase server is asked about roots of at most this many pieces (the largest tables
+// served anywhere), and gets this long to answer: connection, request and answer together.
+constexpr int REMOTE_TABLEBASE_MAX_PIECES = 7;
+constexpr std::chrono::milliseconds REMOTE_TABLEBASE_BUDGET{50};
 
 struct Decision {
     SearchLimits limits;

@@ -26,68 +26,28 @@ struct Ranked {
     uint64_t probes = 0;
 };
 
-// The legal moves of a position as one set of tables values them, before the game's history;
-// nullopt when the tables do not cover the position.
-using Source = std::function<std::optional<std::vector<Candidate>>(const Position&, bool fifty_move_rule)>;
-
-Source own_tables(const tb::Tablebases& tables) {
-    return [&tables](const Position& root, bool fifty_move_rule) -> std::optional<std::vector<Candidate>> {
-        const std::optional<std::vector<tb::RootMove>> moves = tables.rank_root_moves(root);
-        if (!moves || moves->empty()) return std::nullopt;
-        std::vector<Candidate> all;
-        for (const tb::RootMove& rm : *moves) {
-            Candidate c;
-            c.move = rm.move;
-            c.outcome = fifty_move_rule ? rm.wdl50 : rm.wdl > 0 ? 2 : rm.wdl < 0 ? -2 : 0;
-            if (rm.dtm) c.dtm = distance_of(*rm.dtm);
-            if (rm.dtz) c.dtz = distance_of(*rm.dtz);
-            all.push_back(c);
-        }
-        return all;
-    };
-}
-
-// Syzygy's DTZ files: no DTM, so wins go by the shortest DTZ50, which always makes progress.
-Source syzygy_tables(const tb::SyzygyTables& syzygy) {
-    return [&syzygy](const Position& root, bool fifty_move_rule) -> std::optional<std::vector<Candidate>> {
-        const std::optional<std::vector<tb::SyzygyRootMove>> moves = syzygy.rank_root_moves(root);
-        if (!moves || moves->empty()) return std::nullopt;
-        std::vector<Candidate> all;
-        for (const tb::SyzygyRootMove& sm : *moves) {
-            Candidate c;
-            c.move = sm.move;
-            c.outcome = fifty_move_rule ? sm.wdl : sm.wdl > 0 ? 2 : sm.wdl < 0 ? -2 : 0;
-            if (sm.dtz != 0) c.dtz = std::abs(sm.dtz);
-            all.push_back(c);
-        }
-        return all;
-    };
-}
-
-std::optional<Ranked> rank(const Source& source, const Position& root, bool fifty_move_rule,
-                           const std::vector<Move>& allowed) {
-    std::optional<std::vector<Candidate>> valued = source(root, fifty_move_rule);
-    if (!valued) return std::nullopt;
-    Ranked r;
-    r.probes = valued->size();
+// A candidate into a threefold repetition, or one that completes 50 moves without a capture or
+// pawn move (the tables assume a fresh count), is a draw: the game's history decides.
+void apply_history(const Position& root, bool fifty_move_rule, Candidate& c) {
     Position pos = root;
-    std::vector<Candidate> all;
-    for (Candidate c : *valued) {
-        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), c.move) == allowed.end()) continue;
-        // The game's history: a move into a threefold repetition, or one that completes 50
-        // moves without a capture or pawn move (the tables assume a fresh count), is a draw.
-        pos.do_move(c.move);
-        if (pos.is_threefold_repetition() || (fifty_move_rule && pos.is_fifty_move_draw())) {
-            c.outcome = 0;
-            c.dtm = c.dtz = std::nullopt;
-        }
-        pos.undo_move();
-        all.push_back(c);
+    pos.do_move(c.move);
+    if (pos.is_threefold_repetition() || (fifty_move_rule && pos.is_fifty_move_draw())) {
+        c.outcome = 0;
+        c.dtm = c.dtz = std::nullopt;
     }
+}
+
+// The moves that keep the best outcome of `all`, best first. `all_known`: false if some moves'
+// outcomes are unknown; then only a known win is played (an unknown move might do better than
+// a known draw or loss, but a known win is won whatever the others are).
+std::optional<Ranked> pick(std::vector<Candidate> all, bool all_known, uint64_t probes) {
     if (all.empty()) return std::nullopt;
+    Ranked r;
+    r.probes = probes;
     r.outcome = std::max_element(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
                     return a.outcome < b.outcome;
                 })->outcome;
+    if (!all_known && r.outcome != 2) return std::nullopt;
     for (const Candidate& c : all)
         if (c.outcome == r.outcome) r.best.push_back(c);
 
@@ -107,6 +67,75 @@ std::optional<Ranked> rank(const Source& source, const Position& root, bool fift
     return r;
 }
 
+bool is_allowed(const std::vector<Move>& allowed, Move m) {
+    return allowed.empty() || std::find(allowed.begin(), allowed.end(), m) != allowed.end();
+}
+
+std::optional<Ranked> rank(const tb::Tablebases& tables, const Position& root, bool fifty_move_rule,
+                           const std::vector<Move>& allowed) {
+    const std::optional<std::vector<tb::RootMove>> moves = tables.rank_root_moves(root);
+    if (!moves || moves->empty()) return std::nullopt;
+    std::vector<Candidate> all;
+    for (const tb::RootMove& rm : *moves) {
+        if (!is_allowed(allowed, rm.move)) continue;
+        Candidate c;
+        c.move = rm.move;
+        c.outcome = fifty_move_rule ? rm.wdl50 : rm.wdl > 0 ? 2 : rm.wdl < 0 ? -2 : 0;
+        if (rm.dtm) c.dtm = distance_of(*rm.dtm);
+        if (rm.dtz) c.dtz = distance_of(*rm.dtz);
+        apply_history(root, fifty_move_rule, c);
+        all.push_back(c);
+    }
+    return pick(std::move(all), true, moves->size());
+}
+
+// The same from Syzygy's DTZ files (no DTM: wins go by the shortest DTZ50, which always makes
+// progress under the 50-move rule).
+std::optional<Ranked> rank_syzygy(const tb::SyzygyTables& syzygy, const Position& root, bool fifty_move_rule,
+                                  const std::vector<Move>& allowed) {
+    const std::optional<std::vector<tb::SyzygyRootMove>> moves = syzygy.rank_root_moves(root);
+    if (!moves || moves->empty()) return std::nullopt;
+    std::vector<Candidate> all;
+    for (const tb::SyzygyRootMove& sm : *moves) {
+        if (!is_allowed(allowed, sm.move)) continue;
+        Candidate c;
+        c.move = sm.move;
+        c.outcome = fifty_move_rule ? sm.wdl : sm.wdl > 0 ? 2 : sm.wdl < 0 ? -2 : 0;
+        if (sm.dtz != 0) c.dtz = std::abs(sm.dtz);
+        apply_history(root, fifty_move_rule, c);
+        all.push_back(c);
+    }
+    return pick(std::move(all), true, moves->size());
+}
+
+// The same from a tablebase server's answer: each move's category is the opponent's view of
+// the position after it, with the root's halfmove clock already counted.
+std::optional<Ranked> rank_remote(const server::LichessResponse& answer, const Position& root, bool fifty_move_rule,
+                                  const std::vector<Move>& allowed) {
+    std::vector<Candidate> all;
+    bool all_known = true;
+    for (const server::MoveInfo& m : answer.moves) {
+        if (!is_allowed(allowed, m.move)) continue;
+        const std::optional<int> wdl = server::category_wdl(server::negate(m.after.category));
+        if (!wdl) {
+            all_known = false;
+            continue;
+        }
+        Candidate c;
+        c.move = m.move;
+        c.outcome = fifty_move_rule ? *wdl : *wdl > 0 ? 2 : *wdl < 0 ? -2 : 0;
+        if (m.after.checkmate) c.dtm = c.dtz = 1;
+        else {
+            if (m.after.dtm && *m.after.dtm != 0) c.dtm = std::abs(*m.after.dtm) + 1;
+            if (m.zeroing && c.outcome != 0) c.dtz = 1;
+            else if (m.after.dtz && *m.after.dtz != 0) c.dtz = std::abs(*m.after.dtz) + 1;
+        }
+        apply_history(root, fifty_move_rule, c);
+        all.push_back(c);
+    }
+    return pick(std::move(all), all_known, 0);
+}
+
 Value score_of(const Candidate& c, int outcome) {
     if (outcome == 2) return c.dtm ? mate_in(*c.dtm) : tb_win_in(c.dtz.value_or(1));
     if (outcome == -2) return c.dtm ? mated_in(*c.dtm) : tb_loss_in(c.dtz.value_or(1));
@@ -123,22 +152,18 @@ const char* outcome_name(int outcome) {
     }
 }
 
-}  // namespace
-
-namespace {
-
-std::optional<TablebaseMove> decide(const Source& source, const std::string& label, const Position& pos,
-                                    bool fifty_move_rule, const std::vector<Move>& allowed) {
-    const std::optional<Ranked> r = rank(source, pos, fifty_move_rule, allowed);
-    if (!r) return std::nullopt;
+// The decision from ranked moves. `line`: extends the tables' line from a position (local
+// tables only); `source`: "tablebase" or "tablebase server".
+TablebaseMove decision(const Ranked& r, const Position& pos, const std::string& source,
+                       const std::function<std::optional<Ranked>(const Position&)>& line_rank) {
     TablebaseMove out;
-    for (const Candidate& c : r->best) out.moves.push_back(c.move);
-    const Candidate& first = r->best.front();
-    out.verdict.score = score_of(first, r->outcome);
-    out.verdict.wdl = r->outcome == 2 ? std::array<int, 3>{1000, 0, 0}
-                      : r->outcome == -2 ? std::array<int, 3>{0, 0, 1000}
-                                         : std::array<int, 3>{0, 1000, 0};
-    out.verdict.tbhits = r->probes;
+    for (const Candidate& c : r.best) out.moves.push_back(c.move);
+    const Candidate& first = r.best.front();
+    out.verdict.score = score_of(first, r.outcome);
+    out.verdict.wdl = r.outcome == 2 ? std::array<int, 3>{1000, 0, 0}
+                      : r.outcome == -2 ? std::array<int, 3>{0, 0, 1000}
+                                        : std::array<int, 3>{0, 1000, 0};
+    out.verdict.tbhits = r.probes;
 
     if (out.moves.size() == 1) {
         // The tables' line: both sides' choices while the tables decide alone, a few moves deep.
@@ -146,19 +171,21 @@ std::optional<TablebaseMove> decide(const Source& source, const std::string& lab
         Move m = first.move;
         for (int ply = 0; ply < 16; ++ply) {
             out.verdict.pv.push_back(m);
+            if (!line_rank) break;
             line.do_move(m);
-            const std::optional<Ranked> next = rank(source, line, fifty_move_rule, {});
+            const std::optional<Ranked> next = line_rank(line);
             if (!next || next->best.size() != 1) break;
             out.verdict.tbhits += next->probes;
             m = next->best.front().move;
         }
         std::string distance;
-        if (first.dtm && r->outcome > 0) distance = ", mate in " + std::to_string((*first.dtm + 1) / 2) + " moves";
+        if (first.dtm && r.outcome > 0) distance = ", mate in " + std::to_string((*first.dtm + 1) / 2) + " moves";
         else if (first.dtm) distance = ", mated in " + std::to_string(*first.dtm / 2) + " moves";
-        else if (first.dtz) distance = ", " + std::to_string(*first.dtz) + (*first.dtz == 1 ? " ply" : " plies") + " to a capture or pawn move";
-        out.info = label + " " + outcome_name(r->outcome) + distance + ": " + move_to_uci(first.move);
+        else if (first.dtz)
+            distance = ", " + std::to_string(*first.dtz) + (*first.dtz == 1 ? " ply" : " plies") + " to a capture or pawn move";
+        out.info = source + " " + outcome_name(r.outcome) + distance + ": " + move_to_uci(first.move);
     } else {
-        out.info = label + " " + outcome_name(r->outcome) + ": " + std::to_string(out.moves.size()) +
+        out.info = source + " " + outcome_name(r.outcome) + ": " + std::to_string(out.moves.size()) +
                    " moves keep it, the search chooses";
     }
     return out;
@@ -168,12 +195,24 @@ std::optional<TablebaseMove> decide(const Source& source, const std::string& lab
 
 std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const Position& pos, bool fifty_move_rule,
                                             const std::vector<Move>& allowed) {
-    return decide(own_tables(tables), "tablebase", pos, fifty_move_rule, allowed);
+    const std::optional<Ranked> r = rank(tables, pos, fifty_move_rule, allowed);
+    if (!r) return std::nullopt;
+    return decision(*r, pos, "tablebase", [&](const Position& p) { return rank(tables, p, fifty_move_rule, {}); });
 }
 
 std::optional<TablebaseMove> syzygy_move(const tb::SyzygyTables& syzygy, const Position& pos, bool fifty_move_rule,
                                          const std::vector<Move>& allowed) {
-    return decide(syzygy_tables(syzygy), "Syzygy tablebase", pos, fifty_move_rule, allowed);
+    const std::optional<Ranked> r = rank_syzygy(syzygy, pos, fifty_move_rule, allowed);
+    if (!r) return std::nullopt;
+    return decision(*r, pos, "Syzygy tablebase",
+                    [&](const Position& p) { return rank_syzygy(syzygy, p, fifty_move_rule, {}); });
+}
+
+std::optional<TablebaseMove> remote_tablebase_move(const server::LichessResponse& answer, const Position& pos,
+                                                   bool fifty_move_rule, const std::vector<Move>& allowed) {
+    const std::optional<Ranked> r = rank_remote(answer, pos, fifty_move_rule, allowed);
+    if (!r) return std::nullopt;
+    return decision(*r, pos, "tablebase server:", {});
 }
 
 }  // namespace pythia

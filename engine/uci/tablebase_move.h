@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include "engine/server/lichess_json.h"
 #include "search/search.h"
 #include "tablebase/probe/syzygy.h"
 #include "tablebase/probe/tablebases.h"
@@ -30,5 +31,10 @@ std::optional<TablebaseMove> tablebase_move(const tb::Tablebases& tables, const 
 // cover: the win that zeroes soonest, the loss that zeroes latest, or the drawing moves.
 std::optional<TablebaseMove> syzygy_move(const tb::SyzygyTables& syzygy, const Position& pos, bool fifty_move_rule,
                                          const std::vector<Move>& allowed = {});
+
+// The same decision from a tablebase server's answer (TablebaseURL): nothing unless every move's
+// outcome is known, or a move is known to win.
+std::optional<TablebaseMove> remote_tablebase_move(const server::LichessResponse& answer, const Position& pos,
+                                                   bool fifty_move_rule, const std::vector<Move>& allowed = {});
 
 }  // namespace pythia

@@ -142,6 +142,9 @@ void UciEngine::declare_options() {
     options_.add_spin("SyzygyProbeDepth", 1, 1, 100);
     options_.add_spin("SyzygyProbeLimit", 7, 0, 7);
     options_.add_check("Syzygy50MoveRule", true);
+    // A tablebase server (`pythia tb serve`, or the lichess API's http://tablebase.lichess.ovh)
+    // asked at the root, within 50 ms, for positions the local tables do not cover.
+    options_.add_string("TablebaseURL", "");
     // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
     // with the whole 3-5-piece set (bench/README.md). Off for
     // many engines on one small machine. The tables are opened again either way.
@@ -398,7 +401,8 @@ void UciEngine::cmd_go(std::istream& args) {
     const int syzygy_piece_limit = std::min<int>(int(options_.spin("SyzygyProbeLimit")), syzygy.max_pieces());
     const Decision decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); },
                                           &book_, &tablebases_, tb_piece_limit,
-                                          syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit},
+                                          syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit,
+                                          options_.find("TablebaseURL")->value},
                                          limits);
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;

@@ -3,9 +3,12 @@
 
 PYTHIA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
-# Packages the build needs, and those only the tests need (reference tablebase probers).
-BUILD_PACKAGES=(build-essential cmake catch2 libspdlog-dev libfmt-dev libxxhash-dev liblz4-dev)
-TEST_PACKAGES=(libgaviotatb-dev gaviotatb libfathom-dev polyglot gnuchess-book)
+# Packages the build needs (the tablebase server's HTTP and JSON libraries among them), and those
+# only the tests need (reference tablebase probers; Chromium and Selenium for the explorer's test).
+BUILD_PACKAGES=(build-essential cmake pkg-config catch2 libspdlog-dev libfmt-dev libxxhash-dev liblz4-dev
+                libcpp-httplib-dev nlohmann-json3-dev)
+TEST_PACKAGES=(libgaviotatb-dev gaviotatb libfathom-dev polyglot gnuchess-book
+               python3-selenium chromium chromium-driver)
 
 log() { printf '[pythia] %s\n' "$*" >&2; }
 
@@ -35,7 +38,8 @@ sources_newer_than() {
     local target="$1"
     [ -e "$target" ] || return 0
     [ -n "$(find "$PYTHIA_ROOT" \( -path "$PYTHIA_ROOT/build" -o -path "$PYTHIA_ROOT/.git" -o -path "$PYTHIA_ROOT/tablebases" \) -prune -o \
-        -type f \( -name '*.cpp' -o -name '*.h' -o -name 'CMakeLists.txt' -o -name 'CMakePresets.json' -o -name '*.cmake' \) \
+        -type f \( -name '*.cpp' -o -name '*.h' -o -name 'CMakeLists.txt' -o -name 'CMakePresets.json' -o -name '*.cmake' \
+        -o -name '*.html' -o -name '*.js' -o -name '*.css' \) \
         -newer "$target" -print -quit)" ]
 }
 

@@ -93,13 +93,33 @@ TEST_CASE("tb probe --json answers one line per FEN read from stdin", "[tb][cli]
     CHECK(o.status == 1);  // two lines could not be answered
     const auto out = lines(o.out);
     REQUIRE(out.size() == 5);
-    CHECK_THAT(out[0], Catch::StartsWith("{\"fen\":\"6k1/8/6K1/8/8/8/8/R7 w - - 0 1\",\"wdl\":2,\"dtz\":1,\"dtm\":1,"
-                                         "\"moves\":["));
-    CHECK_THAT(out[0], Catch::Contains("{\"uci\":\"a1a8\",\"san\":\"Ra8#\",\"wdl\":-2,\"dtz\":0,\"dtm\":0}"));
-    CHECK(out[1] == "{\"fen\":\"R5k1/8/6K1/8/8/8/8/8 b - - 1 1\",\"wdl\":-2,\"dtz\":0,\"dtm\":0,\"moves\":[]}");
-    CHECK_THAT(out[2], Catch::StartsWith("{\"fen\":\"8/8/8/4k3/8/8/8/4K3 w - - 0 1\",\"wdl\":0,\"dtz\":0,\"dtm\":0,"));
-    CHECK_THAT(out[3], Catch::Contains("\"wdl\":null,\"dtz\":null,\"dtm\":null,\"moves\":[],\"error\":\"illegal FEN"));
-    CHECK_THAT(out[4], Catch::Contains("\"error\":\"the tables hold no positions with castling rights\""));
+    // The lichess tablebase API's fields (engine/server/README.md), the position's FEN first.
+    CHECK_THAT(out[0], Catch::StartsWith("{\"fen\":\"6k1/8/6K1/8/8/8/8/R7 w - - 0 1\",\"dtz\":1,\"precise_dtz\":1,"
+                                         "\"dtc\":null,\"dtm\":1,\"dtw\":null,\"checkmate\":false,"));
+    CHECK_THAT(out[0], Catch::Contains("\"category\":\"win\",\"wdl\":2,\"moves\":[{\"uci\":\"a1a8\",\"san\":\"Ra8#\","
+                                       "\"dtz\":-1,\"precise_dtz\":-1,\"dtc\":null,\"dtm\":0,\"dtw\":null,"
+                                       "\"zeroing\":false,\"conversion\":false,\"checkmate\":true,"));
+    CHECK(out[1] == "{\"fen\":\"R5k1/8/6K1/8/8/8/8/8 b - - 1 1\",\"dtz\":-1,\"precise_dtz\":-1,\"dtc\":null,"
+                    "\"dtm\":0,\"dtw\":null,\"checkmate\":true,\"stalemate\":false,\"variant_win\":false,"
+                    "\"variant_loss\":false,\"insufficient_material\":false,\"category\":\"loss\",\"wdl\":-2,"
+                    "\"moves\":[]}");
+    CHECK_THAT(out[2], Catch::StartsWith("{\"fen\":\"8/8/8/4k3/8/8/8/4K3 w - - 0 1\",\"dtz\":0,"));
+    CHECK_THAT(out[2], Catch::Contains("\"insufficient_material\":true,\"category\":\"draw\",\"wdl\":0,"));
+    CHECK_THAT(out[3], Catch::StartsWith("{\"fen\":\"not a fen\",\"error\":\"illegal FEN"));
+    // Castling rights: no answer from the tables, as lichess gives it.
+    CHECK_THAT(out[4], Catch::Contains("\"dtz\":null,") && Catch::Contains("\"category\":\"unknown\",\"wdl\":null,"));
+}
+
+TEST_CASE("tb probe --json counts the halfmove clock", "[tb][cli]") {
+    // KRvK, a win in DTZ50 d plies: a clock of 100 - d keeps it, one more makes it cursed.
+    Outcome o = run_pythia("tb probe --json " + dir_arg() + " 8/8/8/8/8/8/1k6/R6K w - - 0 1");
+    const size_t at = o.out.find("\"dtz\":");
+    REQUIRE(at != std::string::npos);
+    const int d = std::stoi(o.out.substr(at + 6));
+    o = run_pythia("tb probe --json " + dir_arg() + " 8/8/8/8/8/8/1k6/R6K w - - " + std::to_string(100 - d) + " 70");
+    CHECK_THAT(o.out, Catch::Contains("\"category\":\"win\",\"wdl\":2,\"moves\""));
+    o = run_pythia("tb probe --json " + dir_arg() + " 8/8/8/8/8/8/1k6/R6K w - - " + std::to_string(101 - d) + " 70");
+    CHECK_THAT(o.out, Catch::Contains("\"category\":\"cursed-win\",\"wdl\":1,\"moves\""));
 }
 
 TEST_CASE("tb probe names a bad file and its problem and fails", "[tb][cli][badfiles]") {
@@ -134,8 +154,10 @@ TEST_CASE("tb probe with a folder of bad files names each once and answers from 
     REQUIRE(out.size() == 5);
     CHECK_THAT(out[3], Catch::Contains("\"wdl\":-2"));
     // A refused WDL file: the table's DTM/DTZ file answers instead, where there is one.
-    CHECK_THAT(out[1], Catch::Contains("\"wdl\":null") && Catch::Contains("\"error\":"));
-    for (int i : {0, 2, 4}) CHECK_THAT(out[i], !Catch::Contains("\"error\":") && !Catch::Contains("\"wdl\":null"));
+    CHECK_THAT(out[1], Catch::Contains("\"dtz\":null,") && Catch::Contains("\"category\":\"unknown\",\"wdl\":null,"));
+    for (int i : {0, 2, 4})
+        CHECK_THAT(out[i], !Catch::Contains("\"category\":\"unknown\",\"wdl\":null,\"moves\"") &&
+                               !Catch::Contains("\"dtz\":null"));
     for (const char* file : {"KRvK.pytw", "KQvKR.pytw", "KPvK.pytw"}) {
         const std::string refusal = "tb probe: refused " + (dir / file).string() + ": ";
         const size_t at = o.err.find(refusal);

@@ -137,7 +137,7 @@ TEST_CASE("with only Syzygy files Pythia converts wins within the 50-move rule",
     }
 }
 
-TEST_CASE("Pythia's own tables keep precedence; Syzygy answers what they do not hold", "[uci][syzygy]") {
+TEST_CASE("Pythia's own tables keep precedence, Syzygy answers what they do not hold", "[uci][syzygy]") {
     REQUIRE_SYZYGY_AND_TABLES();
     if (!fs::is_regular_file(SYZYGY_5 + "/KRPvKR.rtbw")) {
         WARN("skipped: no 5-piece Syzygy files in " << SYZYGY_5);

@@ -1,0 +1,256 @@
+#include "engine/server/lichess_json.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "engine/core/movegen.h"
+#include "engine/core/notation.h"
+
+namespace pythia::server {
+
+namespace {
+
+constexpr const char* CATEGORY_NAMES[] = {"loss",         "unknown", "syzygy-loss", "maybe-loss", "blessed-loss",
+                                          "draw",         "cursed-win", "maybe-win", "syzygy-win", "win"};
+
+// lila-tablebase's category of a position from its DTZ50 and halfmove clock (shakmaty-syzygy's
+// AmbiguousWdl::from_dtz_and_halfmoves for an exact DTZ): the zeroing must come within 100 plies
+// of the last one. `halfmoves_before`: the clock of the position before (a move's root), which
+// at 100 or more has let the 50-move rule be claimed already.
+Category category_from_dtz(int dtz, int halfmoves, int halfmoves_before) {
+    if (halfmoves_before >= 100) return dtz < 0 ? Category::BLESSED_LOSS : Category::CURSED_WIN;
+    const int d = dtz > 0 ? dtz + halfmoves : dtz - halfmoves;
+    if (d < -100) return Category::BLESSED_LOSS;
+    if (d < 0) return Category::LOSS;
+    if (d <= 100) return Category::WIN;
+    return Category::CURSED_WIN;
+}
+
+// The same from the WDL alone, where a DTM/DTZ file is missing: a win with a running clock may
+// be spoiled by it (maybe-win).
+Category category_from_wdl(int wdl, int halfmoves, int halfmoves_before) {
+    if (wdl == 0) return Category::DRAW;
+    if (halfmoves_before >= 100) return wdl < 0 ? Category::BLESSED_LOSS : Category::CURSED_WIN;
+    switch (wdl) {
+    case 2: return halfmoves == 0 ? Category::WIN : Category::MAYBE_WIN;
+    case 1: return Category::CURSED_WIN;
+    case -1: return Category::BLESSED_LOSS;
+    default: return halfmoves == 0 ? Category::LOSS : Category::MAYBE_LOSS;
+    }
+}
+
+PositionInfo position_info(const tb::Tablebases& tables, const Position& pos, int halfmoves_before) {
+    PositionInfo i;
+    const bool no_moves = MoveList(pos).empty();
+    i.checkmate = no_moves && pos.in_check();
+    i.stalemate = no_moves && !pos.in_check();
+    i.insufficient_material = pos.has_insufficient_material();
+    std::optional<int> wdl;
+    if (i.checkmate) {
+        i.dtz = -1;  // as Syzygy (and so lichess) counts a mated side's DTZ
+        i.dtm = 0;
+    } else if (i.stalemate || i.insufficient_material) {
+        i.dtz = 0;
+        i.dtm = 0;
+    } else if (const std::optional<tb::ProbeResult> r = tables.probe(pos)) {
+        wdl = r->wdl;
+        if (r->dtz) i.dtz = tb::signed_distance(*r->dtz);
+        if (r->dtm) i.dtm = tb::signed_distance(*r->dtm);
+    }
+    const int halfmoves = pos.rule50();
+    if (i.stalemate || i.insufficient_material || (i.dtz && *i.dtz == 0)) i.category = Category::DRAW;
+    else if (i.checkmate) i.category = halfmoves_before < 100 ? Category::LOSS : Category::BLESSED_LOSS;
+    else if (i.dtz) i.category = category_from_dtz(*i.dtz, halfmoves, halfmoves_before);
+    else if (wdl) i.category = category_from_wdl(*wdl, halfmoves, halfmoves_before);
+    return i;
+}
+
+// lila-tablebase's metric order (metric.rs, tightening_metric_sort_key): the mover's shortest
+// win first (successor -1, -2, ...), then draws and unknowns, then the longest loss.
+std::pair<std::pair<int, int>, std::pair<int, int>> tightening_key(std::optional<int> m) {
+    return {m && *m < 0 ? std::pair(0, -*m) : std::pair(1, 0), m && *m > 0 ? std::pair(1, -*m) : std::pair(0, 0)};
+}
+
+bool is_positive(Category c) {
+    return c == Category::CURSED_WIN || c == Category::MAYBE_WIN || c == Category::SYZYGY_WIN || c == Category::WIN;
+}
+
+// lila-tablebase's MoveInfo::sort_key, best move first.
+struct SortKey {
+    int category;
+    bool not_checkmate, not_stalemate, not_insufficient;
+    std::pair<std::pair<int, int>, std::pair<int, int>> dtm;
+    bool conversion_last;
+    bool zeroing_last;
+    std::pair<int, int> dtz;  // None first, then the larger DTZ first
+    int capture, promotion;   // the larger piece first, none last
+    auto tie() const {
+        return std::tie(category, not_checkmate, not_stalemate, not_insufficient, dtm, conversion_last, zeroing_last,
+                        dtz, capture, promotion);
+    }
+};
+
+SortKey sort_key(const MoveInfo& m, const Position& pos) {
+    const PositionInfo& a = m.after;
+    const bool positive = is_positive(a.category);
+    const Move mv = m.move;
+    int captured = 0;
+    if (mv.kind() == Move::EN_PASSANT) captured = PAWN;
+    else if (mv.kind() != Move::CASTLING && pos.piece_on(mv.to()) != NO_PIECE) captured = type_of(pos.piece_on(mv.to()));
+    const int promotion = mv.kind() == Move::PROMOTION ? int(mv.promotion()) : 0;
+    return {int(a.category),
+            !a.checkmate,
+            !a.stalemate,
+            !a.insufficient_material,
+            tightening_key(a.dtm),
+            m.conversion == positive,
+            m.zeroing == positive,
+            a.dtz ? std::pair(1, -*a.dtz) : std::pair(0, 0),
+            -captured,
+            -promotion};
+}
+
+using Json = nlohmann::ordered_json;
+
+Json nullable(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+
+void put_position(Json& j, const PositionInfo& p) {
+    j["dtz"] = nullable(p.dtz);
+    j["precise_dtz"] = nullable(p.dtz);  // never rounded: Pythia's DTZ50 is stored exactly
+    j["dtc"] = nullptr;
+    j["dtm"] = nullable(p.dtm);
+    j["dtw"] = nullptr;
+}
+
+void put_flags(Json& j, const PositionInfo& p) {
+    j["checkmate"] = p.checkmate;
+    j["stalemate"] = p.stalemate;
+    j["variant_win"] = false;
+    j["variant_loss"] = false;
+    j["insufficient_material"] = p.insufficient_material;
+    j["category"] = category_name(p.category);
+    j["wdl"] = nullable(category_wdl(p.category));
+}
+
+std::optional<int> optional_int(const Json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<int>();
+}
+
+bool read_position(const Json& j, PositionInfo& p) {
+    if (!j.is_object() || !j.contains("category") || !j["category"].is_string()) return false;
+    const std::optional<Category> c = parse_category(j["category"].get<std::string>());
+    if (!c) return false;
+    p.category = *c;
+    p.dtz = optional_int(j, "dtz");
+    p.dtm = optional_int(j, "dtm");
+    p.checkmate = j.value("checkmate", false);
+    p.stalemate = j.value("stalemate", false);
+    p.insufficient_material = j.value("insufficient_material", false);
+    return true;
+}
+
+}  // namespace
+
+const char* category_name(Category c) { return CATEGORY_NAMES[int(c)]; }
+
+std::optional<Category> parse_category(std::string_view name) {
+    for (int i = 0; i < 10; ++i)
+        if (name == CATEGORY_NAMES[i]) return Category(i);
+    return std::nullopt;
+}
+
+Category negate(Category c) { return c == Category::UNKNOWN ? c : Category(int(Category::WIN) - int(c)); }
+
+std::optional<int> category_wdl(Category c) {
+    switch (c) {
+    case Category::WIN: return 2;
+    case Category::CURSED_WIN: return 1;
+    case Category::DRAW: return 0;
+    case Category::BLESSED_LOSS: return -1;
+    case Category::LOSS: return -2;
+    default: return std::nullopt;
+    }
+}
+
+LichessResponse lichess_response(const tb::Tablebases& tables, const Position& root) {
+    LichessResponse r;
+    const int halfmoves = root.rule50();
+    // lila-tablebase judges the root as reached by a move from a clock one lower.
+    r.pos = position_info(tables, root, std::max(halfmoves - 1, 0));
+    Position pos = root;
+    std::vector<std::pair<SortKey, MoveInfo>> keyed;
+    for (Move m : MoveList(root)) {
+        MoveInfo mi;
+        mi.move = m;
+        mi.uci = move_to_uci(m);
+        mi.san = move_to_san(root, m);
+        const bool capture = root.is_capture(m);
+        mi.zeroing = capture || type_of(root.moved_piece(m)) == PAWN;
+        mi.conversion = capture || m.kind() == Move::PROMOTION;
+        pos.do_move(m);
+        mi.after = position_info(tables, pos, halfmoves);
+        pos.undo_move();
+        keyed.emplace_back(sort_key(mi, root), std::move(mi));
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first.tie() < b.first.tie(); });
+    for (auto& [key, mi] : keyed) r.moves.push_back(std::move(mi));
+    return r;
+}
+
+std::string to_json(const LichessResponse& r, std::string_view fen) {
+    Json j = Json::object();
+    if (!fen.empty()) j["fen"] = std::string(fen);
+    put_position(j, r.pos);
+    put_flags(j, r.pos);
+    Json moves = Json::array();
+    for (const MoveInfo& m : r.moves) {
+        Json mj = Json::object();
+        mj["uci"] = m.uci;
+        mj["san"] = m.san;
+        put_position(mj, m.after);
+        mj["zeroing"] = m.zeroing;
+        mj["conversion"] = m.conversion;
+        put_flags(mj, m.after);
+        moves.push_back(std::move(mj));
+    }
+    j["moves"] = std::move(moves);
+    return j.dump();
+}
+
+std::string error_json(std::string_view message, std::string_view fen) {
+    Json j = Json::object();
+    if (!fen.empty()) j["fen"] = std::string(fen);
+    j["error"] = std::string(message);
+    return j.dump();
+}
+
+std::optional<LichessResponse> parse_lichess_json(std::string_view text, const Position& pos, std::string* error) {
+    auto fail = [&](const std::string& why) -> std::optional<LichessResponse> {
+        if (error) *error = why;
+        return std::nullopt;
+    };
+    const Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+    if (j.is_discarded()) return fail("not JSON");
+    LichessResponse r;
+    if (!read_position(j, r.pos)) return fail("no category");
+    if (!j.contains("moves") || !j["moves"].is_array()) return fail("no moves");
+    for (const Json& mj : j["moves"]) {
+        MoveInfo m;
+        if (!mj.is_object() || !mj.contains("uci") || !mj["uci"].is_string()) return fail("a move without uci");
+        m.uci = mj["uci"].get<std::string>();
+        m.move = parse_uci_move(pos, m.uci);
+        if (!m.move) return fail("not a legal move here: " + m.uci);
+        if (mj.contains("san") && mj["san"].is_string()) m.san = mj["san"].get<std::string>();
+        m.zeroing = mj.value("zeroing", false);
+        m.conversion = mj.value("conversion", false);
+        if (!read_position(mj, m.after)) return fail("a move without category: " + m.uci);
+        r.moves.push_back(std::move(m));
+    }
+    return r;
+}
+
+}  // namespace pythia::server
