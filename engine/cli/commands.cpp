@@ -49,9 +49,10 @@ constexpr Command COMMANDS[] = {
      tb_verify_command},
     {"tb", "info", "[MATERIAL...] [--dir D]",
      "positions, outcomes, longest DTM and DTZ with an example, sizes of stored tables", tb_info_command},
-    {"tb", "probe", "[--dir D] [--json] [FEN]",
+    {"tb", "probe", "[--dir D] [--syzygy S] [--json] [FEN]",
      "WDL, DTZ50 and DTM of a position and of every legal move (one FEN per line\n"
-     "from stdin when none is given)",
+     "from stdin when none is given), saying which tables answered; --syzygy S:\n"
+     "Syzygy files answer (WDL and DTZ50) what Pythia's tables do not hold",
      tb_probe_command},
     {"tb", "serve", "[--dir D] [--bind HOST:PORT] [--threads N]",
      "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"

@@ -1,4 +1,4 @@
-// `pythia tb probe [--dir D] [--json] [FEN]`: a position's WDL, DTZ50 and DTM and every legal
+// `pythia tb probe [--dir D] [--syzygy S] [--json] [FEN]`: a position's WDL, DTZ50 and DTM and every legal
 // move with its values, like syzygy-tables.info; --json in the lichess tablebase API's shape. Without a FEN it reads one FEN per line from
 // stdin, so that scripts can check many positions in one call.
 #include <iostream>
@@ -9,6 +9,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/cli/command.h"
+#include "engine/cli/tb_probe_syzygy.h"
 #include "engine/server/lichess_json.h"
 #include "tablebase/probe/tablebases.h"
 
@@ -42,6 +43,7 @@ std::string dtz_text(const std::optional<Value>& v) {
 
 struct Options {
     std::string dir = default_tablebase_dir().string();
+    std::string syzygy;  // --syzygy: Syzygy folders for what the own tables do not hold
     bool json = false;
 };
 
@@ -79,12 +81,17 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
         if (!root || !moves) error = "no table for this position (or for a position a move leads to)";
     }
     if (!error.empty()) {
+        // Syzygy's files, when given, answer what the own tables do not hold (no DTM).
+        const tb::SyzygyTables& syzygy = tb::SyzygyTables::instance();
+        if (!o.syzygy.empty() && pos.count_all() > 0 && !pos.castling_rights() &&
+            pos.count_all() <= syzygy.max_pieces() && print_syzygy_answer(syzygy, pos))
+            return true;
         std::cerr << "tb probe: " << fen_text << ": " << error << '\n';
         return false;
     }
     std::cout << pos.fen() << '\n'
               << (pos.side_to_move() == WHITE ? "White" : "Black") << " to move: " << wdl_name(root->wdl) << ", "
-              << dtz_text(root->dtz) << ", " << dtm_text(root->dtm) << '\n';
+              << dtz_text(root->dtz) << ", " << dtm_text(root->dtm) << " (answered by Pythia's tables)\n";
     if (moves->empty()) std::cout << "  no legal moves\n";
     const char* groups[] = {"Winning moves", "Drawing moves", "Losing moves"};
     for (int g = 0; g < 3; ++g) {
@@ -113,6 +120,9 @@ int tb_probe_command(const Args& args) {
         if (args[i] == "--dir") {
             if (++i == args.size()) throw UsageError("--dir needs a folder");
             o.dir = args[i];
+        } else if (args[i] == "--syzygy") {
+            if (++i == args.size()) throw UsageError("--syzygy needs a folder");
+            o.syzygy = args[i];
         } else if (args[i] == "--json") {
             o.json = true;
         } else {
@@ -121,6 +131,10 @@ int tb_probe_command(const Args& args) {
     }
     Tablebases tbs;
     for (const std::string& message : tbs.set_paths(o.dir)) std::cerr << message << '\n';
+    if (!o.syzygy.empty()) {
+        if (o.json) throw UsageError("--syzygy answers in text only (the JSON holds DTM, which Syzygy files lack)");
+        for (const std::string& message : tb::SyzygyTables::instance().set_paths(o.syzygy)) std::cerr << message << '\n';
+    }
 
     bool ok = true;
     if (!fen.empty()) {

@@ -220,3 +220,48 @@ TEST_CASE("missing folders and corrupt Syzygy files are named once, and the engi
     }
     fs::remove_all(dir);
 }
+
+namespace {
+
+// `pythia tb probe ...` run through the shell; its stdout.
+std::string run_tb_probe(const std::string& args) {
+    const std::string cmd = std::string(PYTHIA_BINARY) + " tb probe " + args + " 2>/dev/null";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    REQUIRE(pipe);
+    std::string out;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    ::pclose(pipe);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("tb probe answers from Syzygy files what the own tables do not hold, and says so", "[syzygy][cli]") {
+    REQUIRE_SYZYGY_AND_TABLES();
+    const std::string none = (fs::temp_directory_path() / "pythia-no-tables-here").string();
+    std::mt19937_64 rng(27);
+    static const char* names[] = {"loss", "blessed loss", "draw", "cursed win", "win"};
+    int checked = 0;
+    for (const char* pieces : {"KRkp", "KPkp", "KQkr", "KBNk"}) {
+        for (int i = 0; i < 5; ++i) {
+            auto pos = random_position(rng, pieces, i % 2 ? BLACK : WHITE);
+            REQUIRE(pos);
+            const auto wdl = tables->probe_wdl(*pos);
+            REQUIRE(wdl);
+            if (MoveList(*pos).size() == 0) continue;
+            INFO(pos->fen());
+            const std::string from_syzygy = run_tb_probe("--dir " + none + " --syzygy " + SYZYGY_3_4 + " " + pos->fen());
+            const std::string who = pos->side_to_move() == WHITE ? "White" : "Black";
+            CHECK(from_syzygy.find(who + " to move: " + names[*wdl + 2] + ",") != std::string::npos);
+            CHECK(from_syzygy.find("(answered by Syzygy)") != std::string::npos);
+            // With the own tables present they answer, with their DTM.
+            const std::string from_own =
+                run_tb_probe("--dir " PYTHIA_DEFAULT_TB_DIR " --syzygy " + SYZYGY_3_4 + " " + pos->fen());
+            CHECK(from_own.find("(answered by Pythia's tables)") != std::string::npos);
+            CHECK(from_own.find(who + " to move: " + names[*wdl + 2] + ",") != std::string::npos);
+            ++checked;
+        }
+    }
+    CHECK(checked >= 15);
+}
