@@ -75,6 +75,7 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
         spdlog::error("tb serve: {}", what);
         send_json(res, 500, error_json(what));
     });
+    s.set_tcp_nodelay(true);                    // small answers: no Nagle delay on kept-alive connections
     s.set_payload_max_length(4096);             // GET only: no request body worth reading
     s.set_keep_alive_max_count(1000000);        // a client may keep its connection
     s.set_read_timeout(5, 0);                   // an idle or slow client lets its thread go

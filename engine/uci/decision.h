@@ -22,12 +22,13 @@ struct DecisionContext {
     const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
     int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
     std::string tablebase_url;  // TablebaseURL: a tablebase server for roots the local tables miss
+    // TablebaseURLTimeout: how long the server gets: connection, request and answer together.
+    std::chrono::milliseconds tablebase_url_timeout{50};
 };
 
 // A tablebase server is asked about roots of at most this many pieces (the largest tables
-// served anywhere), and gets this long to answer: connection, request and answer together.
+// served anywhere).
 constexpr int REMOTE_TABLEBASE_MAX_PIECES = 7;
-constexpr std::chrono::milliseconds REMOTE_TABLEBASE_BUDGET{50};
 
 struct Decision {
     SearchLimits limits;
