@@ -7,6 +7,8 @@
 //   tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] [--max-pieces K]
 //           [--threads T] [--seed S] [--positions P] [--port P]
 // --port: drive a server already running on that loopback port instead (no memory figures).
+// --warmup W: W requests first, not measured (every table is opened and checked on its first
+// probe: a one-off cost that a long-running server pays once).
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netinet/in.h>
@@ -40,7 +42,8 @@ namespace {
 struct Options {
     std::string pythia = "build/release/pythia", dir = "tablebases";
     int clients = 64, threads = 0, min_pieces = 3, max_pieces = 4, positions = 20000;
-    int port = 0;  // a server already running there (its memory is then not reported)
+    int port = 0;    // a server already running there (its memory is then not reported)
+    long warmup = 0;  // requests before the measured ones (the server opens its tables on first use)
     long requests = 100000;
     uint64_t seed = 1;
 };
@@ -126,10 +129,11 @@ int main(int argc, char** argv) {
         else if (a == "--positions") o.positions = std::stoi(next());
         else if (a == "--seed") o.seed = std::stoull(next());
         else if (a == "--port") o.port = std::stoi(next());
+        else if (a == "--warmup") o.warmup = std::stol(next());
         else {
             std::fprintf(stderr,
                          "usage: tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] "
-                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P]\n");
+                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W]\n");
             return 2;
         }
     }
@@ -163,6 +167,18 @@ int main(int argc, char** argv) {
         if (server) kill(server, SIGTERM);
         return 1;
     }
+    if (o.warmup > 0) {
+        std::vector<std::thread> warm;
+        std::atomic<long> k{0};
+        for (int c = 0; c < std::min(o.clients, 8); ++c)
+            warm.emplace_back([&] {
+                httplib::Client client("127.0.0.1", port);
+                client.set_keep_alive(true);
+                for (long i; (i = k++) < o.warmup;) client.Get(targets[size_t(i) % targets.size()]);
+            });
+        for (auto& t : warm) t.join();
+        std::printf("%ld warm-up requests first, not measured\n", o.warmup);
+    }
     const long rss_start = server ? rss_kib(server) : -1;
     std::atomic<long> rss_tenth{-1};
 
@@ -181,11 +197,11 @@ int main(int argc, char** argv) {
             for (long i; (i = next++) < o.requests;) {
                 if (i == o.requests / 10 && server) rss_tenth = rss_kib(server);
                 const auto t0 = Clock::now();
-                auto res = client.Get(targets[size_t(i) % targets.size()]);
+                auto res = client.Get(targets[size_t(i + o.warmup) % targets.size()]);
                 lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                 if (!res || res->status != 200 || res->body.rfind("{\"dtz\":", 0) != 0) {
                     if (errors++ < 5)
-                        std::fprintf(stderr, "tb-load: %s: %s\n", targets[size_t(i) % targets.size()].c_str(),
+                        std::fprintf(stderr, "tb-load: %s: %s\n", targets[size_t(i + o.warmup) % targets.size()].c_str(),
                                      res ? ("status " + std::to_string(res->status)).c_str()
                                          : httplib::to_string(res.error()).c_str());
                 }
@@ -211,7 +227,7 @@ int main(int argc, char** argv) {
     std::printf("latency: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms\n", p50, p90, p99, worst);
     std::printf("errors: %ld (no answer, not 200, or not the JSON); answers without a value (unknown): %ld\n",
                 errors.load(), unknown.load());
-    std::printf("server RSS: %.1f MiB after start, %.1f MiB after a tenth of the requests, %.1f MiB at the end\n",
+    std::printf("server RSS: %.1f MiB before the measured requests, %.1f MiB after a tenth of them, %.1f MiB at the end\n",
                 double(rss_start) / 1024, double(rss_tenth.load()) / 1024, double(rss_end) / 1024);
     return errors == 0 ? 0 : 1;
 }
