@@ -51,7 +51,8 @@ constexpr Command COMMANDS[] = {
      "positions, outcomes, longest DTM and DTZ with an example, sizes of stored tables", tb_info_command},
     {"tb", "probe", "[--dir D] [--json] [FEN]",
      "WDL, DTZ50 and DTM of a position and of every legal move (one FEN per line\n"
-     "from stdin when none is given)",
+     "from stdin when none is given); --json: one line each in the lichess tablebase\n"
+     "API's JSON with the FEN first, the halfmove clock counted (engine/server/README.md)",
      tb_probe_command},
     {"tb", "serve", "[--dir D] [--bind HOST:PORT] [--threads N]",
      "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"
