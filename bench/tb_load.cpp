@@ -5,8 +5,13 @@
 // after the first tenth of the requests and at the end.
 //
 //   tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] [--max-pieces K]
-//           [--threads T] [--seed S] [--positions P]
+//           [--threads T] [--seed S] [--positions P] [--port P]
+// --port: drive a server already running on that loopback port instead (no memory figures).
+// --warmup W: W requests first, not measured (every table is opened and checked on its first
+// probe: a one-off cost that a long-running server pays once).
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -37,6 +42,8 @@ namespace {
 struct Options {
     std::string pythia = "build/release/pythia", dir = "tablebases";
     int clients = 64, threads = 0, min_pieces = 3, max_pieces = 4, positions = 20000;
+    int port = 0;    // a server already running there (its memory is then not reported)
+    long warmup = 0;  // requests before the measured ones (the server opens its tables on first use)
     long requests = 100000;
     uint64_t seed = 1;
 };
@@ -48,9 +55,21 @@ long rss_kib(pid_t pid) {
     return -1;
 }
 
+// A loopback port free now: bound by a socket of our own, then closed. (Not an httplib::Server:
+// its destructor leaves the socket listening, and with SO_REUSEPORT the kernel would hand it
+// part of the connections meant for the server.)
 int free_port() {
-    httplib::Server s;
-    return s.bind_to_any_port("127.0.0.1");
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0) close(fd);
+    return port;
 }
 
 std::string url_fen(std::string fen) {
@@ -109,10 +128,12 @@ int main(int argc, char** argv) {
         else if (a == "--threads") o.threads = std::stoi(next());
         else if (a == "--positions") o.positions = std::stoi(next());
         else if (a == "--seed") o.seed = std::stoull(next());
+        else if (a == "--port") o.port = std::stoi(next());
+        else if (a == "--warmup") o.warmup = std::stol(next());
         else {
             std::fprintf(stderr,
                          "usage: tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] "
-                         "[--max-pieces K] [--threads T] [--seed S] [--positions P]\n");
+                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W]\n");
             return 2;
         }
     }
@@ -123,15 +144,15 @@ int main(int argc, char** argv) {
         return 1;
     }
 
-    // The server, a process of its own.
-    const int port = free_port();
+    // The server, a process of its own (or one already running on --port).
+    const int port = o.port ? o.port : free_port();
     const std::string bind = "127.0.0.1:" + std::to_string(port), threads = std::to_string(o.threads);
     std::vector<std::string> args = {o.pythia, "tb", "serve", "--dir", o.dir, "--bind", bind, "--threads", threads};
     std::vector<char*> argv_server;
     for (auto& s : args) argv_server.push_back(s.data());
     argv_server.push_back(nullptr);
     pid_t server = 0;
-    if (posix_spawn(&server, o.pythia.c_str(), nullptr, nullptr, argv_server.data(), environ) != 0) {
+    if (!o.port && posix_spawn(&server, o.pythia.c_str(), nullptr, nullptr, argv_server.data(), environ) != 0) {
         std::fprintf(stderr, "tb-load: cannot start %s\n", o.pythia.c_str());
         return 1;
     }
@@ -143,10 +164,22 @@ int main(int argc, char** argv) {
     }
     if (!up) {
         std::fprintf(stderr, "tb-load: the server does not answer on %s\n", bind.c_str());
-        kill(server, SIGTERM);
+        if (server) kill(server, SIGTERM);
         return 1;
     }
-    const long rss_start = rss_kib(server);
+    if (o.warmup > 0) {
+        std::vector<std::thread> warm;
+        std::atomic<long> k{0};
+        for (int c = 0; c < std::min(o.clients, 8); ++c)
+            warm.emplace_back([&] {
+                httplib::Client client("127.0.0.1", port);
+                client.set_keep_alive(true);
+                for (long i; (i = k++) < o.warmup;) client.Get(targets[size_t(i) % targets.size()]);
+            });
+        for (auto& t : warm) t.join();
+        std::printf("%ld warm-up requests first, not measured\n", o.warmup);
+    }
+    const long rss_start = server ? rss_kib(server) : -1;
     std::atomic<long> rss_tenth{-1};
 
     std::atomic<long> next{0}, errors{0}, unknown{0};
@@ -157,23 +190,31 @@ int main(int argc, char** argv) {
         clients.emplace_back([&, c] {
             httplib::Client client("127.0.0.1", port);
             client.set_keep_alive(true);
+            client.set_tcp_nodelay(true);
             client.set_connection_timeout(5);
             client.set_read_timeout(10);
             auto& lat = latencies[size_t(c)];
             for (long i; (i = next++) < o.requests;) {
-                if (i == o.requests / 10) rss_tenth = rss_kib(server);
+                if (i == o.requests / 10 && server) rss_tenth = rss_kib(server);
                 const auto t0 = Clock::now();
-                auto res = client.Get(targets[size_t(i) % targets.size()]);
+                auto res = client.Get(targets[size_t(i + o.warmup) % targets.size()]);
                 lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-                if (!res || res->status != 200 || res->body.rfind("{\"dtz\":", 0) != 0) ++errors;
+                if (!res || res->status != 200 || res->body.rfind("{\"dtz\":", 0) != 0) {
+                    if (errors++ < 5)
+                        std::fprintf(stderr, "tb-load: %s: %s\n", targets[size_t(i + o.warmup) % targets.size()].c_str(),
+                                     res ? ("status " + std::to_string(res->status)).c_str()
+                                         : httplib::to_string(res.error()).c_str());
+                }
                 else if (res->body.find("\"category\":\"unknown\",\"wdl\":null,\"moves\"") != std::string::npos) ++unknown;
             }
         });
     for (auto& t : clients) t.join();
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    const long rss_end = rss_kib(server);
-    kill(server, SIGTERM);
-    waitpid(server, nullptr, 0);
+    const long rss_end = server ? rss_kib(server) : -1;
+    if (server) {
+        kill(server, SIGTERM);
+        waitpid(server, nullptr, 0);
+    }
 
     std::vector<double> all;
     for (auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
@@ -186,7 +227,7 @@ int main(int argc, char** argv) {
     std::printf("latency: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms\n", p50, p90, p99, worst);
     std::printf("errors: %ld (no answer, not 200, or not the JSON); answers without a value (unknown): %ld\n",
                 errors.load(), unknown.load());
-    std::printf("server RSS: %.1f MiB after start, %.1f MiB after a tenth of the requests, %.1f MiB at the end\n",
+    std::printf("server RSS: %.1f MiB before the measured requests, %.1f MiB after a tenth of them, %.1f MiB at the end\n",
                 double(rss_start) / 1024, double(rss_tenth.load()) / 1024, double(rss_end) / 1024);
     return errors == 0 ? 0 : 1;
 }

@@ -52,7 +52,9 @@ constexpr Command COMMANDS[] = {
     {"tb", "probe", "[--dir D] [--syzygy S] [--json] [FEN]",
      "WDL, DTZ50 and DTM of a position and of every legal move (one FEN per line\n"
      "from stdin when none is given), saying which tables answered; --syzygy S:\n"
-     "Syzygy files answer (WDL and DTZ50) what Pythia's tables do not hold",
+     "Syzygy files answer (WDL and DTZ50) what Pythia's tables do not hold; --json:\n"
+     "one line each in the lichess tablebase API's JSON with the FEN first, the\n"
+     "halfmove clock counted (engine/server/README.md)",
      tb_probe_command},
     {"tb", "serve", "[--dir D] [--bind HOST:PORT] [--threads N]",
      "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"

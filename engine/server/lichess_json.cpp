@@ -1,6 +1,7 @@
 #include "engine/server/lichess_json.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -111,26 +112,59 @@ SortKey sort_key(const MoveInfo& m, const Position& pos) {
             -promotion};
 }
 
-using Json = nlohmann::ordered_json;
+using Json = nlohmann::json;
 
-Json nullable(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
-
-void put_position(Json& j, const PositionInfo& p) {
-    j["dtz"] = nullable(p.dtz);
-    j["precise_dtz"] = nullable(p.dtz);  // never rounded: Pythia's DTZ50 is stored exactly
-    j["dtc"] = nullptr;
-    j["dtm"] = nullable(p.dtm);
-    j["dtw"] = nullptr;
+// The answer is written directly, not through a JSON object tree: the server writes one per
+// request, and building nlohmann's tree took a quarter of the server's time under load.
+void put_string(std::string& out, std::string_view s) {
+    out += '"';
+    for (char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        default:
+            // Control bytes, and any byte beyond ASCII (a FEN is ASCII; whatever else a request
+            // holds is echoed as Latin-1, always valid JSON).
+            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
 }
 
-void put_flags(Json& j, const PositionInfo& p) {
-    j["checkmate"] = p.checkmate;
-    j["stalemate"] = p.stalemate;
-    j["variant_win"] = false;
-    j["variant_loss"] = false;
-    j["insufficient_material"] = p.insufficient_material;
-    j["category"] = category_name(p.category);
-    j["wdl"] = nullable(category_wdl(p.category));
+void put_int(std::string& out, const char* key, const std::optional<int>& v) {
+    out += key;
+    out += v ? std::to_string(*v) : "null";
+}
+
+void put_bool(std::string& out, const char* key, bool v) {
+    out += key;
+    out += v ? "true" : "false";
+}
+
+// The fields of one position: `out` ends with '{' or ',' before.
+void put_position(std::string& out, const PositionInfo& p) {
+    put_int(out, "\"dtz\":", p.dtz);
+    put_int(out, ",\"precise_dtz\":", p.dtz);  // never rounded: Pythia's DTZ50 is stored exactly
+    out += ",\"dtc\":null";
+    put_int(out, ",\"dtm\":", p.dtm);
+    out += ",\"dtw\":null";
+}
+
+void put_flags(std::string& out, const PositionInfo& p) {
+    put_bool(out, ",\"checkmate\":", p.checkmate);
+    put_bool(out, ",\"stalemate\":", p.stalemate);
+    out += ",\"variant_win\":false,\"variant_loss\":false";
+    put_bool(out, ",\"insufficient_material\":", p.insufficient_material);
+    out += ",\"category\":\"";
+    out += category_name(p.category);
+    out += '"';
+    put_int(out, ",\"wdl\":", category_wdl(p.category));
 }
 
 std::optional<int> optional_int(const Json& j, const char* key) {
@@ -162,7 +196,21 @@ std::optional<Category> parse_category(std::string_view name) {
     return std::nullopt;
 }
 
-Category negate(Category c) { return c == Category::UNKNOWN ? c : Category(int(Category::WIN) - int(c)); }
+Category negate(Category c) {
+    switch (c) {
+    case Category::LOSS: return Category::WIN;
+    case Category::UNKNOWN: return Category::UNKNOWN;
+    case Category::SYZYGY_LOSS: return Category::SYZYGY_WIN;
+    case Category::MAYBE_LOSS: return Category::MAYBE_WIN;
+    case Category::BLESSED_LOSS: return Category::CURSED_WIN;
+    case Category::DRAW: return Category::DRAW;
+    case Category::CURSED_WIN: return Category::BLESSED_LOSS;
+    case Category::MAYBE_WIN: return Category::MAYBE_LOSS;
+    case Category::SYZYGY_WIN: return Category::SYZYGY_LOSS;
+    case Category::WIN: return Category::LOSS;
+    }
+    return Category::UNKNOWN;
+}
 
 std::optional<int> category_wdl(Category c) {
     switch (c) {
@@ -202,30 +250,44 @@ LichessResponse lichess_response(const tb::Tablebases& tables, const Position& r
 }
 
 std::string to_json(const LichessResponse& r, std::string_view fen) {
-    Json j = Json::object();
-    if (!fen.empty()) j["fen"] = std::string(fen);
-    put_position(j, r.pos);
-    put_flags(j, r.pos);
-    Json moves = Json::array();
-    for (const MoveInfo& m : r.moves) {
-        Json mj = Json::object();
-        mj["uci"] = m.uci;
-        mj["san"] = m.san;
-        put_position(mj, m.after);
-        mj["zeroing"] = m.zeroing;
-        mj["conversion"] = m.conversion;
-        put_flags(mj, m.after);
-        moves.push_back(std::move(mj));
+    std::string out;
+    out.reserve(320 + 300 * r.moves.size());
+    out += '{';
+    if (!fen.empty()) {
+        out += "\"fen\":";
+        put_string(out, fen);
+        out += ',';
     }
-    j["moves"] = std::move(moves);
-    return j.dump();
+    put_position(out, r.pos);
+    put_flags(out, r.pos);
+    out += ",\"moves\":[";
+    for (size_t i = 0; i < r.moves.size(); ++i) {
+        const MoveInfo& m = r.moves[i];
+        out += i ? ",{\"uci\":" : "{\"uci\":";
+        put_string(out, m.uci);
+        out += ",\"san\":";
+        put_string(out, m.san);
+        out += ',';
+        put_position(out, m.after);
+        put_bool(out, ",\"zeroing\":", m.zeroing);
+        put_bool(out, ",\"conversion\":", m.conversion);
+        put_flags(out, m.after);
+        out += '}';
+    }
+    out += "]}";
+    return out;
 }
 
 std::string error_json(std::string_view message, std::string_view fen) {
-    Json j = Json::object();
-    if (!fen.empty()) j["fen"] = std::string(fen);
-    j["error"] = std::string(message);
-    return j.dump();
+    std::string out = "{";
+    if (!fen.empty()) {
+        out += "\"fen\":";
+        put_string(out, fen);
+        out += ',';
+    }
+    out += "\"error\":";
+    put_string(out, message);
+    return out + '}';
 }
 
 std::optional<LichessResponse> parse_lichess_json(std::string_view text, const Position& pos, std::string* error) {

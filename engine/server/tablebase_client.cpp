@@ -46,6 +46,7 @@ RemoteAnswer ask_tablebase_server(const std::string& url, const Position& pos, s
                 error = "not a server URL";
             } else {
                 const auto us = std::chrono::duration_cast<std::chrono::microseconds>(budget).count();
+                client.set_tcp_nodelay(true);
                 client.set_connection_timeout(0, us);
                 client.set_read_timeout(0, us);
                 client.set_write_timeout(0, us);
@@ -53,7 +54,7 @@ RemoteAnswer ask_tablebase_server(const std::string& url, const Position& pos, s
                     status = res->status;
                     body = std::move(res->body);
                 } else {
-                    error = httplib::to_string(res.error());
+                    error = "no connection or no answer (" + httplib::to_string(res.error()) + ")";
                 }
             }
         } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #include "engine/server/tablebase_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -75,6 +76,15 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
         spdlog::error("tb serve: {}", what);
         send_json(res, 500, error_json(what));
     });
+    // The listening socket: SO_REUSEADDR only (httplib's default adds SO_REUSEPORT, with which a
+    // second server on the same port would start and silently take part of the connections),
+    // and kept so that bind() can lengthen its backlog.
+    s.set_socket_options([this](int fd) {
+        int yes = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        listen_fd_ = fd;
+    });
+    s.set_tcp_nodelay(true);                    // small answers: no Nagle delay on kept-alive connections
     s.set_payload_max_length(4096);             // GET only: no request body worth reading
     s.set_keep_alive_max_count(1000000);        // a client may keep its connection
     s.set_read_timeout(5, 0);                   // an idle or slow client lets its thread go
@@ -84,11 +94,19 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
 TablebaseServer::~TablebaseServer() { stop(); }
 
 bool TablebaseServer::bind(const std::string& host, int port, std::string* error) {
+    listen_fd_ = -1;
+    bool bound = false;
     if (port == 0) {
         port_ = http_->bind_to_any_port(host);
-        if (port_ > 0) return true;
+        bound = port_ > 0;
     } else if (http_->bind_to_port(host, port)) {
         port_ = port;
+        bound = true;
+    }
+    if (bound) {
+        // The Debian build of cpp-httplib listens with a backlog of 5: 64 clients connecting at
+        // once lost SYNs and waited a second for the retry. Listening again sets the backlog.
+        if (listen_fd_ >= 0) ::listen(listen_fd_, SOMAXCONN);
         return true;
     }
     if (error) *error = "cannot listen on " + host + ":" + std::to_string(port) + " (address in use or not local?)";

@@ -42,6 +42,7 @@ private:
     const tb::Tablebases& tables_;
     std::unique_ptr<httplib::Server> http_;
     int port_ = 0;
+    int listen_fd_ = -1;  // the listening socket, seen when httplib creates it
     std::thread thread_;
     std::atomic<bool> finished_{false};
 };

@@ -51,12 +51,12 @@ Decision decide_move(const DecisionContext& context, SearchLimits limits) {
     }
 
     // Step 2c. A tablebase server (TablebaseURL) for a root the local tables do not cover (too
-    // many pieces for them, or a table missing): one request within REMOTE_TABLEBASE_BUDGET,
-    // then the search as usual whatever the server does. Never inside the tree.
+    // many pieces for them, or a table missing): one request within TablebaseURLTimeout (50 ms
+    // by default), then the search as usual whatever the server does. Never inside the tree.
     if (!context.tablebase_url.empty() && context.options.spin("MultiPV") == 1 && !context.position.castling_rights() &&
         context.position.count_all() <= REMOTE_TABLEBASE_MAX_PIECES) {
         const server::RemoteAnswer a =
-            server::ask_tablebase_server(context.tablebase_url, context.position, REMOTE_TABLEBASE_BUDGET);
+            server::ask_tablebase_server(context.tablebase_url, context.position, context.tablebase_url_timeout);
         std::optional<TablebaseMove> t;
         if (a.response)
             t = remote_tablebase_move(*a.response, context.position, context.options.check("TB50MoveRule"),

@@ -24,12 +24,13 @@ struct DecisionContext {
     const tb::SyzygyTables* syzygy = nullptr;  // Syzygy files, for what the own tables do not cover
     int syzygy_piece_limit = 0;                // SyzygyProbeLimit, as far as the files reach
     std::string tablebase_url;  // TablebaseURL: a tablebase server for roots the local tables miss
+    // TablebaseURLTimeout: how long the server gets: connection, request and answer together.
+    std::chrono::milliseconds tablebase_url_timeout{50};
 };
 
 // A tablebase server is asked about roots of at most this many pieces (the largest tables
-// served anywhere), and gets this long to answer: connection, request and answer together.
+// served anywhere).
 constexpr int REMOTE_TABLEBASE_MAX_PIECES = 7;
-constexpr std::chrono::milliseconds REMOTE_TABLEBASE_BUDGET{50};
 
 struct Decision {
     SearchLimits limits;

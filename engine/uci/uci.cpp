@@ -143,8 +143,10 @@ void UciEngine::declare_options() {
     options_.add_spin("SyzygyProbeLimit", 7, 0, 7);
     options_.add_check("Syzygy50MoveRule", true);
     // A tablebase server (`pythia tb serve`, or the lichess API's http://tablebase.lichess.ovh)
-    // asked at the root, within 50 ms, for positions the local tables do not cover.
+    // asked at the root, within TablebaseURLTimeout ms, for positions the local tables do not
+    // cover (engine/server/README.md).
     options_.add_string("TablebaseURL", "");
+    options_.add_spin("TablebaseURLTimeout", 50, 1, 5000);
     // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
     // with the whole 3-5-piece set (bench/README.md). Off for
     // many engines on one small machine. The tables are opened again either way.
@@ -402,7 +404,8 @@ void UciEngine::cmd_go(std::istream& args) {
     const Decision decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); },
                                           &book_, &tablebases_, tb_piece_limit,
                                           syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit,
-                                          options_.find("TablebaseURL")->value},
+                                          options_.find("TablebaseURL")->value,
+                                          std::chrono::milliseconds(options_.spin("TablebaseURLTimeout"))},
                                          limits);
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;

@@ -148,11 +148,12 @@ TEST_CASE("lichess JSON counts the halfmove clock as lichess does", "[server][js
     CHECK(late["dtz"] == d);  // the values stay the tables'
     // The best move of the late position: the opponent's blessed loss.
     CHECK(late["moves"][0]["category"] == "blessed-loss");
-    // Black to move, losing: the same with the signs turned.
-    const Json lost = answer("8/8/8/8/8/8/1k6/R6K b - - 0 1");
+    // KQvK, Black to move, losing: the same with the signs turned.
+    const Json lost = answer("8/8/8/8/8/2k5/8/K6Q b - - 0 1");
     REQUIRE(lost["category"] == "loss");
     const int l = -lost["dtz"].get<int>();
-    CHECK(answer("8/8/8/8/8/8/1k6/R6K b - - " + std::to_string(101 - l) + " 60")["category"] == "blessed-loss");
+    CHECK(answer("8/8/8/8/8/2k5/8/K6Q b - - " + std::to_string(100 - l) + " 60")["category"] == "loss");
+    CHECK(answer("8/8/8/8/8/2k5/8/K6Q b - - " + std::to_string(101 - l) + " 60")["category"] == "blessed-loss");
     // Mate on the board after the 100th ply: lila-tablebase judges the clock before the move.
     CHECK(answer("6k1/8/6K1/8/8/8/8/R7 w - - 99 80")["moves"][0]["category"] == "loss");
     CHECK(answer("6k1/8/6K1/8/8/8/8/R7 w - - 100 80")["moves"][0]["category"] == "blessed-loss");
