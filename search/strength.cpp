@@ -6,8 +6,8 @@
 namespace pythia {
 
 double StrengthLimit::level() const {
-    const int e = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
-    return 20.0 * (e - STRENGTH_ELO_MIN) / double(STRENGTH_ELO_MAX - STRENGTH_ELO_MIN);
+    const int e = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_LEVEL_20);
+    return 20.0 * (e - STRENGTH_ELO_LEVEL_0) / double(STRENGTH_ELO_LEVEL_20 - STRENGTH_ELO_LEVEL_0);
 }
 
 int StrengthLimit::depth_cap() const { return 1 + int(level()); }

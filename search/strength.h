@@ -3,8 +3,12 @@
 // The limits only ever end a search sooner, so the clock is kept as at full strength, and the
 // move is always one of the searched root moves, so it is always legal.
 //
-// The Elo scale is nominal: the range is Stockfish's (1320-3190) and the mapping to depth,
-// nodes and noise is monotonic, but it has not been calibrated by matches yet.
+// The scale is Stockfish's (whose UCI_Elo is anchored to the CCRL rating list), calibrated by
+// matches against Debian's Stockfish 15.1 limited to the same UCI_Elo (scripts/calibrate-elo,
+// 5+0.05; figures in bench/README.md): 360 games at twelve levels over three mappings gave a
+// rating that rises linearly with the level, 1186 + 70 x level by least squares (the twelve
+// 30-game points scatter around it by 124 Elo rms, about their own error), so that is the
+// mapping, and full strength (level 20) is about 2590 on that scale at that time control.
 #pragma once
 
 #include <cstdint>
@@ -19,12 +23,14 @@ namespace pythia {
 constexpr int STRENGTH_ELO_MIN = 1320;
 constexpr int STRENGTH_ELO_MAX = 3190;
 constexpr int STRENGTH_CANDIDATES = 4;  // root moves searched with MultiPV to choose among
+constexpr int STRENGTH_ELO_LEVEL_0 = 1190;   // the (extrapolated) rating of level 0
+constexpr int STRENGTH_ELO_LEVEL_20 = 2590;  // full strength: from here up nothing is limited
 
 struct StrengthLimit {
     bool enabled = false;
     int elo = STRENGTH_ELO_MAX;
 
-    // 0 (UCI_Elo 1320) to 20 (3190); at 20 nothing is limited.
+    // 1.9 at UCI_Elo 1320, rising linearly to 20 at 2590 and above; at 20 nothing is limited.
     double level() const;
     bool active() const { return enabled && level() < 20.0; }
     int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19

@@ -101,7 +101,7 @@ void UciEngine::declare_options() {
     // Analysis (GUIs set it): the book does not narrow the search (decision.cpp).
     options_.add_check("UCI_AnalyseMode", false);
     // A weaker opponent (search/strength.h): fewer plies and nodes, a noisy choice among the
-    // best root moves. The Elo scale is nominal (Stockfish's range), not yet calibrated.
+    // best root moves, on Stockfish's Elo scale (search/strength.h: how it was calibrated).
     options_.add_check("UCI_LimitStrength", false);
     options_.add_spin("UCI_Elo", STRENGTH_ELO_MIN, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
 
