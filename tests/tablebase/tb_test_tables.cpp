@@ -6,11 +6,15 @@
 
 #include <xxhash.h>
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -18,6 +22,7 @@
 #include "tablebase/generate/generator.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_writer.h"
+#include "test_mode.h"
 
 namespace pythia::test {
 
@@ -192,12 +197,73 @@ Position position(const std::string& fen) {
     return pos;
 }
 
-std::filesystem::path copy_of_test_tables(const std::string& name) {
-    const std::filesystem::path d = scratch_dir(name);
+void copy_test_tables_into(const std::filesystem::path& d) {
     for (const auto& e : std::filesystem::directory_iterator(test_tables_dir()))
         if (e.path().extension() == tb::WDL_EXTENSION || e.path().extension() == tb::DISTANCE_EXTENSION)
-            std::filesystem::copy_file(e.path(), d / e.path().filename());
+            std::filesystem::copy_file(e.path(), d / e.path().filename(), fs::copy_options::overwrite_existing);
+}
+
+std::filesystem::path copy_of_test_tables(const std::string& name) {
+    const std::filesystem::path d = scratch_dir(name);
+    copy_test_tables_into(d);
     return d;
+}
+
+namespace {
+
+// What a shared written folder was made from: this test executable (the writer is linked into
+// it), the test tables (name, size and time of each file) and light mode.
+std::string shared_written_key() {
+    std::ostringstream key;
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0) throw std::runtime_error("cannot stat /proc/self/exe");
+    key << "exe " << fs::read_symlink("/proc/self/exe").string() << ' ' << st.st_dev << ' ' << st.st_ino << ' '
+        << st.st_size << ' ' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << '\n';
+    key << "light " << light_mode() << '\n';
+    key << "tables " << test_tables_dir().string() << '\n';
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(test_tables_dir())) {
+        const auto ext = e.path().extension();
+        if (ext != WDL_EXTENSION && ext != DISTANCE_EXTENSION) continue;
+        if (::stat(e.path().c_str(), &st) != 0) throw std::runtime_error("cannot stat " + e.path().string());
+        std::ostringstream line;
+        line << e.path().filename().string() << ' ' << st.st_size << ' ' << st.st_mtim.tv_sec << '.'
+             << st.st_mtim.tv_nsec;
+        files.push_back(line.str());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) key << f << '\n';
+    return key.str();
+}
+
+}  // namespace
+
+fs::path shared_written_dir(const std::string& name, const std::function<void(const fs::path&)>& write) {
+    const fs::path base = fs::path(PYTHIA_TEST_TABLES_DIR).parent_path() / "tb-test-written";
+    fs::create_directories(base);
+    const fs::path dir = base / name, stamp = base / (name + ".stamp"), part = base / (name + ".part");
+    const std::string key = shared_written_key();
+    int fd = ::open((base / (name + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + (base / name).string());
+    try {
+        std::ifstream in(stamp);
+        const std::string stamped((std::istreambuf_iterator<char>(in)), {});
+        if (stamped != key || !fs::is_directory(dir)) {
+            std::cerr << "writing the shared test files " << dir << std::endl;
+            fs::remove(stamp);
+            fs::remove_all(dir);
+            fs::remove_all(part);
+            fs::create_directories(part);
+            write(part);
+            fs::rename(part, dir);
+            std::ofstream(stamp) << key;
+        }
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
+    return dir;
 }
 
 std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir, const char* name, tb::FileKind kind) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,20 @@ const std::filesystem::path& test_tables_dir();
 
 // A fresh empty folder under the system's temporary folder, removed when the process ends.
 std::filesystem::path scratch_dir(const std::string& name);
+
+// A folder of test files written once and shared by the test processes, like the test tables:
+// `write` fills an empty folder (with copy_test_tables_into and write_again, say), the first
+// process that asks does it while the others wait on a lock, and the folder is kept in the
+// build tree (beside PYTHIA_TEST_TABLES_DIR) until the test executable is rebuilt or the test
+// tables change: its key is the executable's identity, the test tables' files and light mode.
+// So the files are what this build's writer writes, made once per build instead of once per
+// test process (each TEST_CASE is a process of its own under ctest). `name` names what `write`
+// makes; the folder and its files are for reading only (a test that changes a file copies it).
+std::filesystem::path shared_written_dir(const std::string& name,
+                                         const std::function<void(const std::filesystem::path&)>& write);
+
+// Copies every test table file into `dir`.
+void copy_test_tables_into(const std::filesystem::path& dir);
 
 // Copies `file` of the test tables to `dir` (under its own name or `as`).
 std::filesystem::path copy_table_file(const std::string& file, const std::filesystem::path& dir,

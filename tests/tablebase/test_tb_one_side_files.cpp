@@ -34,17 +34,17 @@ const std::vector<const char*>& one_sided() {
     return names;
 }
 
-// A copy of the test tables in which one_sided() and KPvK store one side to move only.
+// The test tables in which one_sided() and KPvK store one side to move only: written once per
+// build and shared by the tests here (test::shared_written_dir).
 const fs::path& one_side_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = test::copy_of_test_tables("one-side");
+    static const fs::path dir = test::shared_written_dir("one-side", [](const fs::path& d) {
+        test::copy_test_tables_into(d);
         // As a 5-piece table is written, but exact (no resolved DTM).
         GenerationInfo info;
         info.one_side_distances = true;
         for (const char* name : one_sided()) test::write_again(d, name, info);
         test::write_again(d, "KPvK", info);
-        return d;
-    }();
+    });
     return dir;
 }
 

@@ -57,21 +57,27 @@ bool has_draws(const ValueArray& dtm) {
     return std::any_of(dtm.begin(), dtm.end(), [](Value v) { return v != VALUE_ILLEGAL && is_draw(v); });
 }
 
-// A copy of the test tables with resolved_tables() written by the writer with `resolve`.
-fs::path written_copy(const char* name, bool resolve) {
-    const fs::path d = copy_of_test_tables(name);
+// The test tables with resolved_tables() written again into `d` by the writer with `resolve`.
+void write_copy(const fs::path& d, bool resolve) {
     for (const char* table : resolved_tables()) write_table(d, table, resolve, left_out_too(table));
-    return d;
 }
 
-// Written with resolved DTM; and exactly by the same writer, for sizes.
+// Written with resolved DTM: once per build, shared by the tests here (test::shared_written_dir).
 const fs::path& resolved_dir() {
-    static const fs::path dir = written_copy("resolved-dtm", true);
+    static const fs::path dir = test::shared_written_dir("resolved-dtm", [](const fs::path& d) {
+        test::copy_test_tables_into(d);
+        write_copy(d, true);
+    });
     return dir;
 }
 
+// Written exactly by the same writer, for sizes (one test only: a scratch folder).
 const fs::path& exact_dir() {
-    static const fs::path dir = written_copy("exact-dtm", false);
+    static const fs::path dir = [] {
+        const fs::path d = copy_of_test_tables("exact-dtm");
+        write_copy(d, false);
+        return d;
+    }();
     return dir;
 }
 
@@ -333,11 +339,11 @@ TEST_CASE("a left-out side's DTZ probes as generated", "[tb][files][resolved][on
 }
 
 TEST_CASE("a resolved DTM file needs its subtables", "[tb][files][resolved][badfiles]") {
-    // KQvKP alone written resolved (the other tables of resolved_dir() are not needed here).
-    const fs::path written = copy_of_test_tables("resolved-bad-source"), dir = test::scratch_dir("resolved-bad");
-    write_table(written, "KQvKP", true, false);
+    // KQvKP written resolved (the first of resolved_dir(), from the test tables), alone.
+    const fs::path dir = test::scratch_dir("resolved-bad");
     const Material kqvkp = *Material::parse("KQvKP");
-    for (const char* f : {"KQvKP.pytw", "KQvKP.pytd"}) fs::copy_file(written / f, dir / f);
+    for (const char* f : {"KQvKP.pytw", "KQvKP.pytd"}) fs::copy_file(resolved_dir() / f, dir / f);
+    REQUIRE((open_distance_file(dir, "KQvKP")->find(Metric::DTM, WHITE)->h.flags & FLAG_MOVES_RESOLVED) != 0);
     std::string error;
     // KQvKP's captures and promotions lead to KQvK, KQvKQ and others, which are not in `dir`.
     CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
