@@ -287,7 +287,7 @@ TEST_CASE("help and --help print every command's usage on stdout, and usage erro
     // A verb's --help describes that verb alone, on stdout, and does nothing else.
     r = run_pythia("tb probe --help");
     CHECK(r.status == 0);
-    CHECK_THAT(r.out, Catch::Contains("pythia tb probe [--dir D] [--json] [FEN]"));
+    CHECK_THAT(r.out, Catch::Contains("pythia tb probe [--dir D] [--syzygy S] [--json] [FEN]"));
     CHECK_THAT(r.out, !Catch::Contains("tb generate"));
     r = run_pythia("tb generate --all 5 --help");
     CHECK(r.status == 0);
