@@ -96,6 +96,12 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
 
 bool table_files_valid(const std::filesystem::path& dir, const Material& material, std::string* why) {
     const TableIndex index(material.normalized());
+    std::error_code ec;
+    if (!std::filesystem::exists(table_file_path(dir, index.material(), FileKind::WDL), ec) &&
+        !std::filesystem::exists(table_file_path(dir, index.material(), FileKind::DISTANCE), ec)) {
+        if (why) why->clear();  // not generated yet: nothing wrong to report
+        return false;
+    }
     auto wdl = open_file(dir, index, FileKind::WDL, why);
     if (!wdl) return false;
     auto dist = open_file(dir, index, FileKind::DISTANCE, why);

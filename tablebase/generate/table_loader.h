@@ -12,7 +12,8 @@
 namespace pythia::tb {
 
 // True if both files of `material` are in `dir`, pass every header and checksum check, and
-// come from the same write. Otherwise false with the reason in `why`.
+// come from the same write. Otherwise false with the reason in `why` (left empty when neither
+// file exists: a table not generated yet).
 bool table_files_valid(const std::filesystem::path& dir, const Material& material, std::string* why = nullptr);
 
 // What loaded values will be read for.

@@ -263,6 +263,10 @@ TEST_CASE("both files must come from one write, a missing one makes the table in
     CHECK_FALSE(table_files_valid(dir, m, &why));
     CHECK(why.find("not found") != std::string::npos);
     CHECK(why.find("KQvK.pytd") != std::string::npos);
+    // Neither file: a table not generated yet, invalid with nothing wrong to report.
+    fs::remove(table_file_path(dir, m, FileKind::WDL));
+    CHECK_FALSE(table_files_valid(dir, m, &why));
+    CHECK(why.empty());
     // No temporary file is left behind by a write.
     for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().string().find(".tmp") == std::string::npos);
 }
