@@ -5,8 +5,13 @@
 // after the first tenth of the requests and at the end.
 //
 //   tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] [--max-pieces K]
-//           [--threads T] [--seed S] [--positions P] [--port P]
+//           [--threads T] [--seed S] [--positions P] [--port P] [--warmup W] [--rate R]
 // --port: drive a server already running on that loopback port instead (no memory figures).
+// --rate R: open loop, R requests/s in all: request i is due at start + i/R, and its latency is
+// counted from that moment, so a reply that keeps its client waiting also delays (and is charged
+// to) the requests queued behind it. Without it each client sends its next request as soon as
+// the last one is answered (closed loop): that measures the most the server can take, and its
+// latencies are then mostly queueing (mean = clients / throughput, by Little's law).
 // --warmup W: W requests first, not measured (every table is opened and checked on its first
 // probe: a one-off cost that a long-running server pays once).
 #include <arpa/inet.h>
@@ -45,6 +50,7 @@ struct Options {
     int port = 0;    // a server already running there (its memory is then not reported)
     long warmup = 0;  // requests before the measured ones (the server opens its tables on first use)
     long requests = 100000;
+    double rate = 0;  // requests per second in all (open loop); 0: closed loop
     uint64_t seed = 1;
 };
 
@@ -130,10 +136,11 @@ int main(int argc, char** argv) {
         else if (a == "--seed") o.seed = std::stoull(next());
         else if (a == "--port") o.port = std::stoi(next());
         else if (a == "--warmup") o.warmup = std::stol(next());
+        else if (a == "--rate") o.rate = std::stod(next());
         else {
             std::fprintf(stderr,
                          "usage: tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] "
-                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W]\n");
+                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W] [--rate R]\n");
             return 2;
         }
     }
@@ -196,7 +203,11 @@ int main(int argc, char** argv) {
             auto& lat = latencies[size_t(c)];
             for (long i; (i = next++) < o.requests;) {
                 if (i == o.requests / 10 && server) rss_tenth = rss_kib(server);
-                const auto t0 = Clock::now();
+                auto t0 = Clock::now();
+                if (o.rate > 0) {
+                    t0 = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(i) / o.rate));
+                    std::this_thread::sleep_until(t0);
+                }
                 auto res = client.Get(targets[size_t(i + o.warmup) % targets.size()]);
                 lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                 if (!res || res->status != 200 || res->body.rfind("{\"dtz\":", 0) != 0) {
@@ -222,8 +233,10 @@ int main(int argc, char** argv) {
     const double p50 = percentile(all, 0.50), p90 = percentile(all, 0.90), p99 = percentile(all, 0.99),
                  worst = n ? *std::max_element(all.begin(), all.end()) : 0;
     std::printf("%ld requests from %d clients (kept-alive connections) to `pythia tb serve --threads %d` in %.2f s: "
-                "%.0f requests/s\n",
-                long(n), o.clients, o.threads, seconds, double(n) / seconds);
+                "%.0f requests/s (%s)\n",
+                long(n), o.clients, o.threads, seconds, double(n) / seconds,
+                o.rate > 0 ? ("open loop, " + std::to_string(long(o.rate)) + " requests/s offered").c_str()
+                           : "closed loop: as fast as the server answers");
     std::printf("latency: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms\n", p50, p90, p99, worst);
     std::printf("errors: %ld (no answer, not 200, or not the JSON); answers without a value (unknown): %ld\n",
                 errors.load(), unknown.load());
