@@ -63,17 +63,18 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
     tablebases_.open_distance_files_in_background(true);
     // What the defaults found (engine/core/data_paths.h), for the GUI at the first `isready`:
     // a GUI shows `info string` lines, not stderr, and it is not listening yet.
-    auto keep = [this](const std::string& line) {
-        spdlog::info("{}", line);
-        startup_notices_.push_back(line);
+    auto keep_in = [](std::vector<std::string>& notices) {
+        return [&notices](const std::string& line) {
+            spdlog::info("{}", line);
+            notices.push_back(line);
+        };
     };
-    load_tablebases(options_.find("TablebasePath")->value, keep);
-    startup_book_notices_from_ = startup_notices_.size();
+    load_tablebases(options_.find("TablebasePath")->value, keep_in(startup_table_notices_));
     const std::string book_file = options_.find(std::string(BOOK_FILE_OPTION))->value;
     if (options_.check(std::string(OWN_BOOK_OPTION)) && (book_file.empty() || book_file == "<empty>")) {
         std::string looked;
         for (const std::string& c : default_book_candidates()) looked += (looked.empty() ? "" : ", ") + c;
-        keep("book: none found (looked for " + looked + "); set BookFile to use one");
+        keep_in(startup_book_notices_)("book: none found (looked for " + looked + "); set BookFile to use one");
     }
 }
 
@@ -111,13 +112,13 @@ void UciEngine::declare_options() {
     };
     options_.add_check(std::string(OWN_BOOK_OPTION), OWN_BOOK_DEFAULT,
                        [this, report](const Option& o) {
-                           drop_startup_notices(true);
+                           startup_book_notices_.clear();
                            report(book_.set_own_book(o.check()));
                        });
     const std::string book_file = default_book_file();
     options_.add_string(std::string(BOOK_FILE_OPTION), book_file.empty() ? "<empty>" : book_file,
                         [this, report](const Option& o) {
-                            drop_startup_notices(true);
+                            startup_book_notices_.clear();
                             report(book_.set_file(o.value));
                         });
     options_.add_combo(std::string(BOOK_VARIETY_OPTION), "Weighted", {"Weighted", "Best"}, [this](const Option& o) {
@@ -128,7 +129,7 @@ void UciEngine::declare_options() {
 
     // Tablebases (tablebase/README.md): our own files, at the root and inside the search.
     options_.add_string("TablebasePath", default_tablebase_dir().string(), [this](const Option& o) {
-        drop_startup_notices(false);  // superseded by what this setting reports
+        startup_table_notices_.clear();  // superseded by what this setting reports
         load_tablebases(o.value, [this](const std::string& line) { info_string(line); });
     });
     options_.add_spin("TBProbeDepth", 1, 1, 100);
@@ -168,12 +169,6 @@ void UciEngine::declare_options() {
     });
 }
 
-void UciEngine::drop_startup_notices(bool book) {
-    const size_t split = std::min(startup_book_notices_from_, startup_notices_.size());
-    if (book) startup_notices_.resize(split);
-    else startup_notices_.erase(startup_notices_.begin(), startup_notices_.begin() + long(split));
-    startup_book_notices_from_ = book ? split : 0;
-}
 
 void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
     // "<empty>" is how GUIs show an empty string option.
@@ -245,8 +240,10 @@ void UciEngine::cmd_uci(std::istream&) {
 }
 
 void UciEngine::cmd_isready(std::istream&) {
-    for (const std::string& line : startup_notices_) info_string(line);
-    startup_notices_.clear();
+    for (auto* notices : {&startup_table_notices_, &startup_book_notices_}) {
+        for (const std::string& line : *notices) info_string(line);
+        notices->clear();
+    }
     // During a search the tables are already open (and must not change under it).
     if (search_.searching()) report_refused_tables();
     else prepare_tablebases();

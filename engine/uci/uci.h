@@ -44,7 +44,6 @@ private:
     // that no probe in the tree has to, and reports refused files as `info string`.
     void prepare_tablebases();
     void report_refused_tables();
-    void drop_startup_notices(bool book);  // book: the book's lines, else the tables'.
     void finish_search();  // stops a running search and waits for its bestmove
     std::string format_line(const PvLine& line) const;
 
@@ -75,10 +74,9 @@ private:
     tb::Tablebases tablebases_;  // changed only between searches
     bool tablebases_prepared_ = false;
     size_t refusals_reported_ = 0;  // of tablebases_.refused_files()
-    // What the default folders held or lacked, sent at the first isready: the tables' lines,
-    // then from startup_book_notices_from_ the book's. Setting an option drops its own lines.
-    std::vector<std::string> startup_notices_;
-    size_t startup_book_notices_from_ = 0;
+    // What the default tables and book held or lacked, sent at the first isready. Setting
+    // TablebasePath or BookFile before then drops that option's lines.
+    std::vector<std::string> startup_table_notices_, startup_book_notices_;
     Search search_;
     std::unordered_map<std::string, Handler> commands_;
     std::atomic<bool> show_wdl_{false};

@@ -18,6 +18,7 @@
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
 #include "tablebase/probe/tablebases.h"
+#include "uci/default_tables.h"
 #include "uci/engine_process.h"
 
 using namespace pythia;
@@ -29,29 +30,13 @@ namespace {
 const std::string SYZYGY_3_4 = PYTHIA_TRUTH_DIR "/syzygy";         // every 3-4-piece table
 const std::string SYZYGY_5 = PYTHIA_TRUTH_DIR "/../truth5/syzygy";  // KRPvKR and its promotions
 
-const tb::Tablebases* own_tables() {
-    static tb::Tablebases tables;
-    static const bool loaded = [] {
-        tables.set_paths(PYTHIA_DEFAULT_TB_DIR);
-        return tables.max_pieces() >= 4;
-    }();
-    return loaded ? &tables : nullptr;
-}
-
-// Skips without the Syzygy files or Pythia's own tables (a failure under CI for the latter,
-// which scripts/test makes; the truth folder is optional everywhere).
-#define REQUIRE_SYZYGY_AND_TABLES()                                                                 \
-    if (!fs::is_regular_file(SYZYGY_3_4 + "/KRvK.rtbw")) {                                          \
-        WARN("skipped: no Syzygy files in " << SYZYGY_3_4);                                         \
-        return;                                                                                     \
-    }                                                                                               \
-    const tb::Tablebases* tables = own_tables();                                                    \
-    if (!tables) {                                                                                  \
-        const char* ci = std::getenv("CI");                                                         \
-        if (ci && std::string(ci) == "true") FAIL("no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR); \
-        WARN("skipped: no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR);                             \
-        return;                                                                                     \
-    }
+// Skips without the Syzygy files or Pythia's own tables (see REQUIRE_DEFAULT_TABLES).
+#define REQUIRE_SYZYGY_AND_TABLES()                                    \
+    if (!fs::is_regular_file(SYZYGY_3_4 + "/KRvK.rtbw")) {             \
+        WARN("skipped: no Syzygy files in " << SYZYGY_3_4);            \
+        return;                                                        \
+    }                                                                  \
+    REQUIRE_DEFAULT_TABLES()
 
 bool contains(const std::vector<std::string>& lines, const std::string& text) {
     for (const std::string& l : lines)

@@ -17,31 +17,13 @@
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
 #include "tablebase/probe/tablebases.h"
+#include "uci/default_tables.h"
 #include "uci/engine_process.h"
 
 using namespace pythia;
 using pythia::test::EngineProcess;
 
 namespace {
-
-const tb::Tablebases* default_tables() {
-    static tb::Tablebases tables;
-    static const bool loaded = [] {
-        tables.set_paths(PYTHIA_DEFAULT_TB_DIR);
-        return tables.max_pieces() >= 4;
-    }();
-    return loaded ? &tables : nullptr;
-}
-
-// The default tables, or a skip (a failure under CI, where scripts/test has made them).
-#define REQUIRE_TABLES()                                                                            \
-    const tb::Tablebases* tables = default_tables();                                               \
-    if (!tables) {                                                                                  \
-        const char* ci = std::getenv("CI");                                                         \
-        if (ci && std::string(ci) == "true") FAIL("no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR); \
-        WARN("skipped: no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR " (scripts/test makes them)"); \
-        return;                                                                                     \
-    }
 
 // Pythia's move for the game so far, through UCI; the output lines go to `lines`.
 Move pythia_move(EngineProcess& e, const std::string& start_fen, const std::vector<Move>& moves, const Position& now,
@@ -153,7 +135,7 @@ int dtm_plies(const tb::Tablebases& tables, const Position& pos) {
 }  // namespace
 
 TEST_CASE("Pythia mates in exactly the tables' DTM against the longest resistance", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
     std::mt19937_64 rng(20261122);
@@ -185,7 +167,7 @@ TEST_CASE("Pythia mates in exactly the tables' DTM against the longest resistanc
 }
 
 TEST_CASE("KPK and KRvKP: Pythia converts the wins and holds the draws", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
     std::mt19937_64 rng(7);
@@ -228,7 +210,7 @@ TEST_CASE("KPK and KRvKP: Pythia converts the wins and holds the draws", "[uci][
 }
 
 TEST_CASE("with a high halfmove clock Pythia takes a zeroing route and still wins", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     std::mt19937_64 rng(50);
     // A KQvKR position where the shortest mate is too long for the halfmove clock but a
     // capture of the rook in time still wins.
@@ -269,7 +251,7 @@ TEST_CASE("with a high halfmove clock Pythia takes a zeroing route and still win
 }
 
 TEST_CASE("a move into a threefold repetition is a draw whatever the tables say", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     // KQvK, White to move, then four plies twice: the queen goes h1-h2-h1, the black king
     // c3-d3-c3. At the end Black (lost by the tables) is on d3, and Kc3 repeats the start
     // position a third time: a draw. The tables' longest resistance is Kd4, not Kc3.
@@ -311,7 +293,7 @@ TEST_CASE("a move into a threefold repetition is a draw whatever the tables say"
 }
 
 TEST_CASE("castling rights or more pieces than the tables hold fall through to the search", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
     for (const char* fen : {"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",            // KRK with castling rights
@@ -332,7 +314,7 @@ TEST_CASE("castling rights or more pieces than the tables hold fall through to t
 }
 
 TEST_CASE("the search probes the tables inside the tree and reports tbhits", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
     // KRPvKR: five pieces, beyond the 4-piece tables at the root, but captures lead into them.
@@ -372,7 +354,7 @@ TEST_CASE("the search probes the tables inside the tree and reports tbhits", "[u
 }
 
 TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     std::mt19937_64 rng(3);
     // A KQK win too long for a halfmove clock of 95: a cursed win under the 50-move rule.
     std::optional<Position> late;
@@ -407,7 +389,7 @@ TEST_CASE("TablebasePath and TB50MoveRule change what the tables decide", "[uci]
 }
 
 TEST_CASE("a corrupt table file is named in an info string once and the engine plays on", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("pythia-refused-" + std::to_string(::getpid()));
     fs::remove_all(dir);
@@ -460,7 +442,7 @@ TEST_CASE("a corrupt table file is named in an info string once and the engine p
 }
 
 TEST_CASE("TBWDLInMemory: WDL files copied into memory by default, read where mapped when off", "[uci][tablebase]") {
-    REQUIRE_TABLES();
+    REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
     // The memory the copies take, from the info string at isready; nullopt without one.
