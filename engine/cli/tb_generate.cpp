@@ -65,15 +65,18 @@ public:
         std::fprintf(stderr, "%zu tables to generate\n", tables.size());
     }
     // One line for a table stored.
-    void stored(const Material& m, double generation_seconds, double write_seconds, const fs::path& dir) {
+    void stored(const Material& m, double generation_seconds, const WriteTimes& times, const fs::path& dir) {
         std::lock_guard<std::mutex> lock(mutex_);
         done_ += double(TableIndex(m).size());
+        stage_seconds_[0] += generation_seconds;
+        stage_seconds_[1] += times.write;
+        stage_seconds_[2] += times.check;
         const double elapsed = seconds();
         const double share = total_ > 0 ? done_ / total_ : 1;
         const std::string left = share > 0 && share < 1 ? ", " + duration_text(elapsed * (1 - share) / share) + " left" : "";
-        std::fprintf(stderr, "[%9s] %-8s generated %s, written and checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
+        std::fprintf(stderr, "[%9s] %-8s generated %s, written %s, checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
                      duration_text(elapsed).c_str(), m.name().c_str(), duration_text(generation_seconds).c_str(),
-                     duration_text(write_seconds).c_str(),
+                     duration_text(times.write).c_str(), duration_text(times.check).c_str(),
                      bytes_text(file_bytes(table_file_path(dir, m, FileKind::WDL))).c_str(),
                      bytes_text(file_bytes(table_file_path(dir, m, FileKind::DISTANCE))).c_str(), 100 * share,
                      left.c_str());
@@ -83,10 +86,19 @@ public:
         std::fprintf(stderr, "[%9s] %s\n", duration_text(seconds()).c_str(), text.c_str());
     }
     double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    // "generation 1 h 02 min, writing ..., checking ...": each stage's time summed over the
+    // tables (the writer works on one table while the next is generated, so the sum can exceed
+    // the wall time).
+    std::string stages() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return "generation " + duration_text(stage_seconds_[0]) + ", writing " + duration_text(stage_seconds_[1]) +
+               ", checking " + duration_text(stage_seconds_[2]);
+    }
 
 private:
     std::mutex mutex_;
     double total_ = 0, done_ = 0;
+    double stage_seconds_[3] = {0, 0, 0};  // generation, writing, checking
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -109,13 +121,13 @@ int tb_generate_command(const Args& args) {
         return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
     };
     store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
-        const auto start = std::chrono::steady_clock::now();
         const Material& m = t.index.material();
         std::string error;
-        if (!write_checked_table(t, a.dir, final_form(m, seconds, threads, &subtables), subtables, nullptr, &error))
+        WriteTimes times;
+        if (!write_checked_table(t, a.dir, final_form(m, seconds, threads, &subtables), subtables, nullptr, &error,
+                                 &times))
             throw std::runtime_error(error);
-        progress.stored(m, seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                        a.dir);
+        progress.stored(m, seconds, times, a.dir);
     };
     DriverOptions options;
     options.threads = a.threads;
@@ -128,6 +140,7 @@ int tb_generate_command(const Args& args) {
         std::printf("generated %d tables, %d already present, in %s with %d threads into %s (peak memory %.2f GiB)\n",
                     generated, skipped, duration_text(progress.seconds()).c_str(), a.threads, a.dir.string().c_str(),
                     peak_memory_gib());
+        if (generated > 0) std::printf("time per stage, summed over the tables: %s\n", progress.stages().c_str());
         return EXIT_OK;
     } catch (const std::exception& e) {
         std::cerr << "pythia tb generate: " << e.what() << '\n';

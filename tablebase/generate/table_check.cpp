@@ -54,7 +54,7 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
 }
 
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, TableCheck* check, std::string* error) {
+                         const TableSet& subtables, TableCheck* check, std::string* error, WriteTimes* times) {
     namespace fs = std::filesystem;
     const Material& m = table.index.material();
     auto fail = [&](const std::string& message) {
@@ -77,9 +77,10 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
     }
     const auto written = std::chrono::steady_clock::now();
     TableCheck c = check_stored_table(staging, m, subtables, std::max(1, info.threads));
-    spdlog::debug("{}: written in {:.1f} s, checked in {:.1f} s", m.name(),
-                  std::chrono::duration<double>(written - start).count(),
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count());
+    const WriteTimes spent{std::chrono::duration<double>(written - start).count(),
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count()};
+    if (times) *times = spent;
+    spdlog::debug("{}: written in {:.1f} s, checked in {:.1f} s", m.name(), spent.write, spent.check);
     if (check) *check = c;
     if (!c.ok) {
         clean_up();

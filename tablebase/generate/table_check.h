@@ -36,8 +36,13 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
 // (check_stored_table with `subtables`), and only then moves its two files into `dir`: a table
 // in `dir` is complete and checked, or absent (a stop between the two moves leaves files of two
 // writes, which table_files_valid refuses). False with a message naming the table and what
-// failed; `check` (if given) gets the check's report either way.
+// failed; `check` (if given) gets the check's report either way, `times` (if given) the wall
+// seconds of the two stages.
+struct WriteTimes {
+    double write = 0, check = 0;
+};
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, TableCheck* check = nullptr, std::string* error = nullptr);
+                         const TableSet& subtables, TableCheck* check = nullptr, std::string* error = nullptr,
+                         WriteTimes* times = nullptr);
 
 }  // namespace pythia::tb
