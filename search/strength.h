@@ -5,10 +5,10 @@
 //
 // The scale is Stockfish's (whose UCI_Elo is anchored to the CCRL rating list), calibrated by
 // matches against Debian's Stockfish 15.1 limited to the same UCI_Elo (scripts/calibrate-elo,
-// 5+0.05; figures in bench/README.md): 360 games at twelve levels over three mappings gave a
-// rating that rises linearly with the level, 1186 + 70 x level by least squares (the twelve
-// 30-game points scatter around it by 124 Elo rms, about their own error), so that is the
-// mapping, and full strength (level 20) is about 2590 on that scale at that time control.
+// 10+0.1; figures in bench/README.md): 270 games at eight points over two mappings gave a rating
+// that rises linearly with the level, 1204 + 56.5 x level by least squares (the points scatter
+// around it by 92 Elo rms, about their own error of 65-80), so that is the mapping, and full
+// strength (level 20) is about 2330 on that scale at that time control.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +23,14 @@ namespace pythia {
 constexpr int STRENGTH_ELO_MIN = 1320;
 constexpr int STRENGTH_ELO_MAX = 3190;
 constexpr int STRENGTH_CANDIDATES = 4;  // root moves searched with MultiPV to choose among
-constexpr int STRENGTH_ELO_LEVEL_0 = 1190;   // the (extrapolated) rating of level 0
-constexpr int STRENGTH_ELO_LEVEL_20 = 2590;  // full strength: from here up nothing is limited
+constexpr int STRENGTH_ELO_LEVEL_0 = 1204;   // the (extrapolated) rating of level 0
+constexpr int STRENGTH_ELO_LEVEL_20 = 2334;  // full strength: from here up nothing is limited
 
 struct StrengthLimit {
     bool enabled = false;
     int elo = STRENGTH_ELO_MAX;
 
-    // 1.9 at UCI_Elo 1320, rising linearly to 20 at 2590 and above; at 20 nothing is limited.
+    // 2.1 at UCI_Elo 1320, rising linearly to 20 at 2334 and above; at 20 nothing is limited.
     double level() const;
     bool active() const { return enabled && level() < 20.0; }
     int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19
