@@ -169,7 +169,6 @@ void UciEngine::declare_options() {
     });
 }
 
-
 void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
     // "<empty>" is how GUIs show an empty string option.
     const std::string folders = paths == "<empty>" ? "" : paths;
