@@ -7,7 +7,7 @@
 // matches against Debian's Stockfish 15.1 limited to the same UCI_Elo (scripts/calibrate-elo,
 // 10+0.1; figures in bench/README.md): 270 games at eight points over two mappings gave a rating
 // that rises linearly with the level, 1204 + 56.5 x level by least squares (the points scatter
-// around it by 92 Elo rms, about their own error of 65-80), so that is the mapping, and full
+// around it by 92 Elo rms, about their own error of 60-80), so that is the mapping, and full
 // strength (level 20) is about 2330 on that scale at that time control.
 #pragma once
 
