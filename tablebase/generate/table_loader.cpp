@@ -114,8 +114,9 @@ bool table_files_valid(const std::filesystem::path& dir, const Material& materia
 
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
                                                std::string* error, int threads, uint8_t sides, LoadFor purpose,
-                                               const TableSet* subtables) {
+                                               const TableSet* subtables, std::optional<Color>* recovered) {
     if (threads <= 0) threads = default_threads();
+    if (recovered) recovered->reset();
     auto table = std::make_shared<TableValues>(material.normalized());
     const TableIndex& index = table->index;
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
@@ -177,6 +178,7 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     f.reset();
     if (recover) {
         recover_side(*table, *left_out, *subtables, threads);
+        if (recovered) *recovered = *left_out;
         if (!(sides & (1 << ~*left_out))) table->dtm[~*left_out] = table->dtz[~*left_out] = {};  // read only for this
     }
     if (purpose == LoadFor::LEGAL_LOOKUPS) return table;

@@ -5,6 +5,7 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tablebase/format/table_set.h"
@@ -34,11 +35,13 @@ enum class LoadFor {
 // `sides` (bits 1 << WHITE, 1 << BLACK) picks the sides to move to load; the others stay empty.
 // A side the file leaves out is recovered by one ply of moves from the other
 // side and the tables its captures and promotions lead into: `subtables` if given (with every
-// side they are looked up with), else those in `dir`, which then must be there.
+// side they are looked up with), else those in `dir`, which then must be there. `recovered` (if
+// given) is set to the side so recovered, if any.
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
                                                std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
                                                LoadFor purpose = LoadFor::EVERY_POSITION,
-                                               const TableSet* subtables = nullptr);
+                                               const TableSet* subtables = nullptr,
+                                               std::optional<Color>* recovered = nullptr);
 
 // The WDL file's stored symbols (WDL + 2) of every index, for both sides to move, and, per side,
 // the section's flags: whether the file leaves positions low that captures or queen promotions

@@ -30,7 +30,7 @@ std::string describe(Value v) {
 
 }  // namespace
 
-VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads) {
+VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed) {
     const TableIndex& index = table.index;
     const TableSet with_self = with_subtables(table, subtables);
 
@@ -47,6 +47,7 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
             for (Color us : {WHITE, BLACK}) {
                 if (b.in_check(~us)) continue;  // not a position: the side not to move is in check
                 ++local.positions;
+                if (!(recomputed & (1 << us))) continue;
                 Value best_dtm, best_dtz;
                 forward.compute(p, b, us, best_dtm, best_dtz);
                 const Value dtm = table.dtm[us][i], dtz = table.dtz[us][i];

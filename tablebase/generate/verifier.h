@@ -19,8 +19,12 @@ struct VerifyReport {
     std::vector<std::string> examples;  // a few mismatches, as "FEN: what was expected"
 };
 
-// Checks `table` against itself and `subtables` (every table it converts into).
-VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads);
+// Checks `table` against itself and `subtables` (every table it converts into). `recomputed`
+// (bits 1 << WHITE, 1 << BLACK): the sides to move whose values are computed again from their
+// moves. A side left out has its legal positions counted only: the loader recovered it by
+// exactly this computation from the other side (recover_side), so computing it again could only
+// agree, while checking the other side against it checks both.
+VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed = 3);
 
 // Checks a table's WDL file against its DTZ (which verify_table checks): at every legal position
 // the value the prober answers must be the WDL of the DTZ. That is max(stored, best resolving

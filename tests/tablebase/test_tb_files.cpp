@@ -31,16 +31,6 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     return test::generate_and_write(names, dir, GenerationInfo{1.25, 2, nullptr});
 }
 
-// A file's codes, section by section.
-std::vector<std::vector<uint8_t>> section_codes(const TableFile& f) {
-    std::vector<std::vector<uint8_t>> out;
-    for (const Section& s : f.sections()) {
-        out.emplace_back((f.positions() * s.bits() + 7) / 8, 0);
-        REQUIRE(f.decode_section(s, out.back().data()));
-    }
-    return out;
-}
-
 // Index i of a table as a Position (no castling, no en passant).
 bool to_position(const TableIndex& index, uint64_t i, Color stm, Position& pos) {
     const std::string fen = index_fen(index, i, stm);

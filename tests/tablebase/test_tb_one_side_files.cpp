@@ -10,9 +10,11 @@
 #include "engine/core/random_position.h"
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
+#include "tablebase/generate/verifier.h"
 #include "tablebase/probe/tablebases.h"
 #include "tb_prober_checks.h"
 #include "tb_test_tables.h"
@@ -182,4 +184,40 @@ TEST_CASE("a file that stores one side needs its subtables, and is checked", "[t
     refused_with(bytes, "missing or repeated");
     test::write_bytes(dir / "KPvK.pytd", good);
     CHECK(TableFile::open(dir / "KPvK.pytd", TableIndex(kpvk), FileKind::DISTANCE, &error) != nullptr);
+}
+
+TEST_CASE("the check of a one-sided file computes the stored side again and catches a wrong value there",
+          "[tb][files][oneside][verify]") {
+    const fs::path dir = test::scratch_dir("one-side-check");
+    test::copy_test_tables_into(dir);
+    const Material m = *Material::parse("KQvKP");
+    std::string error;
+    TableSet subtables;
+    REQUIRE(load_subtables(dir, m, subtables, &error, 2));
+    auto table = load_table_values(dir, m, &error, 2);
+    REQUIRE(table);
+    GenerationInfo info;
+    info.threads = 2;
+    info.subtables = &subtables;
+    info.one_side_distances = true;
+
+    REQUIRE(write_table_files(*table, dir, info, &error));
+    const TableCheck good = check_stored_table(dir, m, subtables, 2);
+    CHECK(good.ok);
+    CHECK(good.inconsistent == 0);
+    // Every legal position of both sides is counted, the recovered side's too.
+    CHECK(good.positions == verify_table(*table, subtables, 2).positions);
+
+    // One win made two plies longer on each side: whichever side the writer stores carries it,
+    // and only computing the stored side again from the recovered one can see it.
+    for (Color c : {WHITE, BLACK}) {
+        uint64_t i = 0;
+        while (!is_win(table->dtm[c][i]) || distance_of(table->dtm[c][i]) < 3) ++i;
+        table->dtm[c][i] = win_in(distance_of(table->dtm[c][i]) + 2);
+    }
+    REQUIRE(write_table_files(*table, dir, info, &error));
+    const TableCheck bad = check_stored_table(dir, m, subtables, 2);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.inconsistent > 0);
+    CHECK(bad.positions == good.positions);
 }
