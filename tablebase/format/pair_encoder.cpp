@@ -486,7 +486,6 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         }
     }
     const std::vector<uint8_t>& blocks = packed_blocks.bytes;
-    const std::vector<uint16_t>& sizes = packed_blocks.sizes;
 
     std::vector<uint8_t> out;
     append(out, h);
