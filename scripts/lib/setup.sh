@@ -43,12 +43,16 @@ sources_newer_than() {
         -newer "$target" -print -quit)" ]
 }
 
-# Configures (once) and builds a preset. `build_preset release` skips everything when the
-# binary is newer than every source file.
+# Configures (once) and builds a preset: the given targets, or everything. The engine alone
+# (`build_preset release engine`: the binary and the default book, not the tests) is skipped when
+# the binary is newer than every source file.
 build_preset() {
     local preset="$1" dir="$PYTHIA_ROOT/build/$1"
+    shift
+    local targets=()
+    [ "${1:-}" = engine ] && targets=(pythia pythia_default_book)
     # The default opening book is made from book/openings.pgn by the build: a newer PGN rebuilds too.
-    if [ "$preset" = release ] && ! sources_newer_than "$dir/pythia" &&
+    if [ ${#targets[@]} -gt 0 ] && ! sources_newer_than "$dir/pythia" &&
         ! [ "$PYTHIA_ROOT/book/openings.pgn" -nt "$dir/book/pythia.bin" ]; then
         return 0
     fi
@@ -56,8 +60,8 @@ build_preset() {
         log "configuring the $preset build"
         (cd "$PYTHIA_ROOT" && cmake --preset "$preset" >&2)
     fi
-    log "building ($preset)"
-    (cd "$PYTHIA_ROOT" && cmake --build --preset "$preset" -j "$(nproc)" >&2)
+    log "building ($preset${targets:+: the engine})"
+    (cd "$PYTHIA_ROOT" && cmake --build --preset "$preset" -j "$(nproc)" ${targets:+--target "${targets[@]}"} >&2)
 }
 
 # The default tablebases (every table of 3 and 4 pieces) in tablebases/, generated on first
