@@ -31,7 +31,9 @@ double peak_memory_gib() {
 
 std::string duration_text(double seconds) {
     char s[32];
+    // Seconds while they still tell stages of a table apart, then minutes, then hours.
     if (seconds < 90) std::snprintf(s, sizeof s, "%.1f s", seconds);
+    else if (seconds < 600) std::snprintf(s, sizeof s, "%d min %02d s", int(seconds) / 60, int(seconds) % 60);
     else if (seconds < 5400) std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
     else std::snprintf(s, sizeof s, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
     return s;
@@ -74,7 +76,7 @@ public:
         const double elapsed = seconds();
         const double share = total_ > 0 ? done_ / total_ : 1;
         const std::string left = share > 0 && share < 1 ? ", " + duration_text(elapsed * (1 - share) / share) + " left" : "";
-        std::fprintf(stderr, "[%9s] %-8s generated %s, written %s, checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
+        std::fprintf(stderr, "[%10s] %-8s generated %s, written %s, checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
                      duration_text(elapsed).c_str(), m.name().c_str(), duration_text(generation_seconds).c_str(),
                      duration_text(times.write).c_str(), duration_text(times.check).c_str(),
                      bytes_text(file_bytes(table_file_path(dir, m, FileKind::WDL))).c_str(),
@@ -83,7 +85,7 @@ public:
     }
     void line(const std::string& text) {
         std::lock_guard<std::mutex> lock(mutex_);
-        std::fprintf(stderr, "[%9s] %s\n", duration_text(seconds()).c_str(), text.c_str());
+        std::fprintf(stderr, "[%10s] %s\n", duration_text(seconds()).c_str(), text.c_str());
     }
     double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
     // "generation 1 h 02 min, writing ..., checking ...": each stage's time summed over the
