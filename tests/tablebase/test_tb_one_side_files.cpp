@@ -202,6 +202,7 @@ TEST_CASE("the check of a one-sided file computes the stored side again and catc
     info.one_side_distances = true;
 
     REQUIRE(write_table_files(*table, dir, info, &error));
+    REQUIRE(open_distance_file(dir, "KQvKP")->left_out_side());  // else both sides are computed
     const TableCheck good = check_stored_table(dir, m, subtables, 2);
     CHECK(good.ok);
     CHECK(good.inconsistent == 0);
