@@ -11,6 +11,11 @@ constexpr double LMR_DIVISOR = 2.25;
 constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
 constexpr int LMR_HISTORY_DIVISOR = 8000;   // a ply less (more) per this much good (bad) history
 
+// Time: after each iteration the search stops once this share of the move's budget (the time
+// manager's optimum, scaled by the best move's instability) is used, since the next iteration
+// would most likely not finish within what is left.
+constexpr double TIME_ITERATION_SHARE = 1.0;
+
 // Aspiration windows: the first half-width around the last score, from this depth on; each
 // failure widens it by half.
 constexpr int ASPIRATION_DELTA = 15;

@@ -166,7 +166,8 @@ void Worker::iterative_deepening() {
             instability = 0.8 * instability + 0.2 * (0.7 + 0.6 * std::min(best_move_changes_, 4));
             const double budget = shared_.time.optimum_ms() * std::clamp(instability, 0.6, 2.0);
             const bool mate_proven = is_mate_score(best) && root_depth_ > 2 * (VALUE_MATE - std::abs(best)) + 10;
-            if (root_moves_.size() == 1 || mate_proven || shared_.time.elapsed_ms() >= budget * 0.6)
+            if (root_moves_.size() == 1 || mate_proven ||
+                shared_.time.elapsed_ms() >= budget * search_params::TIME_ITERATION_SHARE)
                 shared_.stop = true;
         }
     }
