@@ -21,6 +21,21 @@ inline void update_history_entry(int16_t& entry, int bonus) {
 
 inline int history_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
 
+// Correction history: what searches from positions with these pawns found beyond the static
+// evaluation, a running average by depth in 1/CORRECTION_GRAIN centipawns, added to the next
+// static evaluations of such positions. An evaluation blind to a pawn structure's worth is
+// corrected after a few searches of it.
+constexpr int CORRECTION_SIZE = 16384;  // entries per side, by the pawn key
+constexpr int CORRECTION_GRAIN = 256;
+constexpr int CORRECTION_MAX = 64;      // centipawns
+constexpr int CORRECTION_WEIGHT_MAX = 16;
+
+inline void update_correction(int32_t& entry, int difference, int depth) {
+    const int weight = std::min(depth + 1, CORRECTION_WEIGHT_MAX);
+    const int scaled = std::clamp(difference, -CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+    entry = (entry * (256 - weight) + scaled * weight) / 256;
+}
+
 // Continuation history of one previous move (piece and destination): [piece][to] of the reply.
 using ContinuationTable = int16_t[PIECE_NB][SQUARE_NB];
 
@@ -29,11 +44,13 @@ struct History {
     int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];                  // [mover][to][captured]
     ContinuationTable continuation[PIECE_NB][SQUARE_NB];                  // [prev piece][prev to]
     Move counter[PIECE_NB][SQUARE_NB];                                    // reply to [piece][to]
+    int32_t correction[COLOR_NB][CORRECTION_SIZE];                        // [side][pawn key]
 
     void clear() {
         std::memset(quiet, 0, sizeof quiet);
         std::memset(capture, 0, sizeof capture);
         std::memset(continuation, 0, sizeof continuation);
+        std::memset(correction, 0, sizeof correction);
         for (auto& row : counter)
             for (Move& m : row) m = Move::none();
     }

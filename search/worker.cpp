@@ -258,16 +258,17 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     }
 
     // Step 7. Static evaluation, and whether it improved on two plies ago.
-    Value eval;
+    Value eval, raw_eval = VALUE_NONE;  // raw: as the evaluation gives it, which the TT keeps
     bool improving = false;
     if (ss->in_check) {
         ss->static_eval = eval = VALUE_NONE;
     } else {
-        if (tt_hit && tte.eval != VALUE_NONE) ss->static_eval = eval = tte.eval;
+        if (tt_hit && tte.eval != VALUE_NONE) raw_eval = tte.eval;
         else {
-            ss->static_eval = eval = static_evaluation(pos_, pawns_, accumulators_);
-            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), VALUE_NONE, eval, -1, BOUND_NONE);
+            raw_eval = static_evaluation(pos_, pawns_, accumulators_);
+            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), VALUE_NONE, raw_eval, -1, BOUND_NONE);
         }
+        ss->static_eval = eval = corrected(raw_eval);
         // A stored search result is a better estimate than the static evaluation.
         if (tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.value;
@@ -475,10 +476,18 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     // A tablebase loss bounds what the moves could show (PV nodes search on for the line).
     if constexpr (PV) best = std::min(best, tb_ceiling);
 
+    // Step 19b. Teach the correction history what the search found beyond the static
+    // evaluation: only from a quiet best move (a capture's gain is no error of the evaluation)
+    // and only what the bound proves (a fail high above the evaluation, a fail low below it).
+    if (!ss->in_check && !ss->excluded && (!best_move || !pos_.is_tactical(best_move)) && !is_decisive(best) &&
+        !(best >= beta && best <= ss->static_eval) && !(!best_move && best >= ss->static_eval))
+        update_correction(history_.correction[pos_.side_to_move()][pos_.pawn_key() % CORRECTION_SIZE],
+                          best - raw_eval, depth);
+
     // Step 20. Store the result (not for the secondary lines of MultiPV, whose root scores
     // exclude the better moves).
     if (!ss->excluded && !(root && pv_idx_ > 0))
-        shared_.tt.store(key, ply, best_move, best, ss->static_eval, depth,
+        shared_.tt.store(key, ply, best_move, best, raw_eval, depth,
                          best >= beta                ? BOUND_LOWER
                          : PV && best_move ? BOUND_EXACT
                                                      : BOUND_UPPER);
@@ -508,16 +517,16 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
         return tte.value;
 
     // Step 3. Stand pat: outside check the side to move may decline every capture.
-    Value best = -VALUE_INFINITE;
+    Value best = -VALUE_INFINITE, raw_eval = VALUE_NONE;
     if (ss->in_check) {
         ss->static_eval = VALUE_NONE;
     } else {
-        ss->static_eval = best =
-            tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(pos_, pawns_, accumulators_);
+        raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : static_evaluation(pos_, pawns_, accumulators_);
+        ss->static_eval = best = corrected(raw_eval);
         if (tt_hit && tte.value != VALUE_NONE && (tte.bound & (tte.value > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tte.value;
         if (best >= beta) {
-            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), best, ss->static_eval, DEPTH_QS, BOUND_LOWER);
+            if (!tt_hit) shared_.tt.store(key, ply, Move::none(), best, raw_eval, DEPTH_QS, BOUND_LOWER);
             return best;
         }
         alpha = std::max(alpha, best);
@@ -563,7 +572,7 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
     // Step 5. In check without a move: mated.
     if (ss->in_check && !move_count) return mated_in(ply);
 
-    shared_.tt.store(key, ply, best_move, best, ss->static_eval, DEPTH_QS,
+    shared_.tt.store(key, ply, best_move, best, raw_eval, DEPTH_QS,
                      best >= beta ? BOUND_LOWER : PV && best_move ? BOUND_EXACT : BOUND_UPPER);
     return best;
 }
