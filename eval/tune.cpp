@@ -216,7 +216,7 @@ int tune(const char* file, int epochs, const char* validation_file) {
     const int n = EVAL_PARAM_COUNT;
     std::vector<bool> frozen(n, false);
     if (std::getenv("PYTHIA_TUNE_FREEZE_PSQT"))
-        for (int i = param_index(PARAMS.psqt[0][0]); i < param_index(PARAMS.psqt[0][0]) + PIECE_TYPE_NB * SQUARE_NB; ++i)
+        for (int i = param_index(PARAMS.psqt[0][0]); i < param_index(PARAMS.psqt[0][0]) + int(PIECE_TYPE_NB) * int(SQUARE_NB); ++i)
             frozen[i] = true;
     std::vector<double> m1(2 * n), m2(2 * n), grad(2 * n);
     const double rate = 1.0, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;

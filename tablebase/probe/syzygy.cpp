@@ -206,7 +206,7 @@ std::optional<std::vector<SyzygyRootMove>> SyzygyTables::rank_root_moves(const P
         sm.dtz = sm.wdl > 0 ? dtz : sm.wdl < 0 ? -dtz : 0;
         moves.push_back(sm);
     }
-    if (moves.size() != legal.size()) return std::nullopt;  // a successor the files do not cover
+    if (moves.size() != size_t(legal.size())) return std::nullopt;  // a successor the files do not cover
     return moves;
 }
 
