@@ -481,8 +481,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     // and only what the bound proves (a fail high above the evaluation, a fail low below it).
     if (!ss->in_check && !ss->excluded && (!best_move || !pos_.is_tactical(best_move)) && !is_decisive(best) &&
         !(best >= beta && best <= ss->static_eval) && !(!best_move && best >= ss->static_eval))
-        update_correction(history_.correction[pos_.side_to_move()][pos_.pawn_key() % CORRECTION_SIZE],
-                          best - raw_eval, depth);
+        update_correction(correction_entry(), best - raw_eval, depth);
 
     // Step 20. Store the result (not for the secondary lines of MultiPV, whose root scores
     // exclude the better moves).

@@ -98,11 +98,13 @@ private:
     void update_continuations(SearchStack* ss, Piece piece, Square to, int bonus);
     // The static evaluation with the correction history's entry for these pawns added (a
     // decisive value as it is), kept short of the decisive range.
-    Value corrected(Value raw) const {
+    Value corrected(Value raw) {
         if (is_decisive(raw)) return raw;
-        const int32_t c = history_.correction[pos_.side_to_move()][pos_.pawn_key() % CORRECTION_SIZE];
-        return std::clamp<Value>(raw + c / CORRECTION_GRAIN, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);
+        return std::clamp<Value>(raw + correction_entry() / CORRECTION_GRAIN, VALUE_TB_LOSS_IN_MAX_PLY + 1,
+                                 VALUE_TB_WIN_IN_MAX_PLY - 1);
     }
+    // The correction history's entry for the side to move and these pawns.
+    int32_t& correction_entry() { return history_.correction[pos_.side_to_move()][pos_.pawn_key() % CORRECTION_SIZE]; }
     // A stop counts once the first iteration is complete: a search stopped at once (a GUI's
     // stop right after go, a tiny movetime) still answers with a move searched to depth 1,
     // which takes well under a millisecond, instead of an unsearched one.
