@@ -156,11 +156,17 @@ void UciEngine::declare_options() {
         load_tablebases(options_.find("TablebasePath")->value, [this](const std::string& line) { info_string(line); });
     });
     // The network (eval/nnue/README.md): <embedded> is the build's own (the hand-written
-    // evaluation when the build embeds none); a file that is refused leaves the current one.
+    // evaluation when the build embeds none), <hand-written> the hand-written evaluation; a
+    // file that is refused leaves the current one.
     options_.add_string("EvalFile", nnue::EMBEDDED_NET_NAME, [this](const Option& o) {
         std::string error;
         const bool embedded = o.value.empty() || o.value == nnue::EMBEDDED_NET_NAME;
-        if (embedded ? nnue::use_embedded_network(error) : nnue::load_eval_file(o.value, error)) {
+        bool ok = true;
+        if (o.value == nnue::HAND_WRITTEN_NAME)
+            nnue::use_hand_written_evaluation();
+        else
+            ok = embedded ? nnue::use_embedded_network(error) : nnue::load_eval_file(o.value, error);
+        if (ok) {
             search_.clear();  // the table's stored evaluations are the old evaluation's
             info_string("evaluation: " + nnue::active_network_name());
         } else {

@@ -49,6 +49,11 @@ bool use_embedded_network(std::string& error) {
     return s.net != nullptr;
 }
 
+void use_hand_written_evaluation() {
+    state().net.reset();
+    state().name = "hand-written evaluation";
+}
+
 bool load_eval_file(const std::string& path, std::string& error) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -343,7 +343,8 @@ TEST_CASE("nnue: the UCI EvalFile option refuses a bad file with an info string 
     std::ofstream(bad_path, std::ios::binary) << good.substr(0, 1000);
     std::ofstream(good_path, std::ios::binary) << good;
     const std::string script = "uci\nsetoption name EvalFile value " + bad_path +
-                               "\neval\nsetoption name EvalFile value " + good_path + "\neval\ngo depth 3\nquit\n";
+                               "\neval\nsetoption name EvalFile value " + good_path + "\neval\ngo depth 3\n" +
+                               "setoption name EvalFile value <hand-written>\neval\nquit\n";
     const std::string command = "printf '" + script + "' | " + PYTHIA_BINARY + " 2>/dev/null";
     FILE* p = popen(command.c_str(), "r");
     REQUIRE(p);
@@ -357,6 +358,10 @@ TEST_CASE("nnue: the UCI EvalFile option refuses a bad file with an info string 
     CHECK(out.find("info string evaluation: " + good_path) != std::string::npos);
     CHECK(out.find("network evaluation") != std::string::npos);
     CHECK(out.find("bestmove ") != std::string::npos);
+    // <hand-written> leaves the network: the last eval shows no network evaluation.
+    const size_t hand_written = out.find("info string evaluation: hand-written evaluation");
+    CHECK(hand_written != std::string::npos);
+    CHECK(out.find("network evaluation", hand_written) == std::string::npos);
     std::filesystem::remove_all(dir);
 }
 
