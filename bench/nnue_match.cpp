@@ -1,12 +1,14 @@
-// nnue-match: Pythia with a net file against Pythia with its default evaluation, for machines
+// nnue-match: Pythia with a net file against Pythia with its default evaluation (or another
+// EvalFile value, --against; `<hand-written>` for the hand-written evaluation), for machines
 // without fastchess or cutechess-cli (scripts/match needs one of them). Each opening of an EPD
 // file is played twice, colours swapped; both engines search a fixed node count (or a fixed
 // time) a move. The rules end a game (mate, stalemate, 50 moves, threefold repetition, dead
 // material), or --max-plies (a draw). Prints W/D/L from the net's side and an Elo estimate with
 // a 95 % interval from the game scores.
 //
-//   nnue-match <net.nnue> [--pythia build/release/pythia] [--openings bench/openings.epd]
-//              [--nodes 20000 | --movetime MS] [--games N] [--max-plies 300]
+//   nnue-match <net.nnue> [--against <embedded>] [--pythia build/release/pythia]
+//              [--openings bench/openings.epd] [--nodes 20000 | --movetime MS] [--games N]
+//              [--max-plies 300]
 #include <signal.h>
 
 #include <charconv>
@@ -28,7 +30,7 @@ using pythia::bench::Engine;
 namespace {
 
 struct Options {
-    std::string net, pythia = "build/release/pythia", openings = "bench/openings.epd";
+    std::string net, against = "<embedded>", pythia = "build/release/pythia", openings = "bench/openings.epd";
     int nodes = 20000, movetime = 0, games = 0, max_plies = 300;
 };
 
@@ -50,7 +52,11 @@ std::unique_ptr<Engine> start_engine(const std::string& path, const std::string&
     e->wait_for("uciok");
     for (const char* option : {"Threads value 1", "Hash value 16", "OwnBook value false"})
         e->send(std::string("setoption name ") + option);
-    if (!eval_file.empty()) e->send("setoption name EvalFile value " + eval_file);
+    // Setting EvalFile answers with "info string evaluation: ..." or "info string EvalFile ...
+    // refused ...": a refused file must stop the match, not play it with the default net.
+    e->send("setoption name EvalFile value " + eval_file);
+    const std::string answer = e->wait_for("info string ");
+    if (answer.find("info string evaluation: ") != 0) throw std::runtime_error(answer.substr(12));
     e->send("isready");
     e->wait_for("readyok");
     return e;
@@ -66,7 +72,9 @@ int main(int argc, char** argv) {
         const std::string& a = args[i];
         const bool has_value = i + 1 < args.size();
         bool ok = true;
-        if (a == "--pythia" && has_value)
+        if (a == "--against" && has_value)
+            o.against = args[++i];
+        else if (a == "--pythia" && has_value)
             o.pythia = args[++i];
         else if (a == "--openings" && has_value)
             o.openings = args[++i];
@@ -88,8 +96,8 @@ int main(int argc, char** argv) {
         }
     }
     if (o.net.empty()) {
-        std::cerr << "usage: nnue-match <net.nnue> [--pythia P] [--openings EPD] [--nodes N | --movetime MS]\n"
-                     "                  [--games N] [--max-plies M]\n";
+        std::cerr << "usage: nnue-match <net.nnue> [--against EVALFILE] [--pythia P] [--openings EPD]\n"
+                     "                  [--nodes N | --movetime MS] [--games N] [--max-plies M]\n";
         return 2;
     }
     std::vector<std::string> fens;
@@ -109,7 +117,7 @@ int main(int argc, char** argv) {
 
     int wins = 0, draws = 0, losses = 0;
     try {
-        auto net = start_engine(o.pythia, o.net), base = start_engine(o.pythia, "");
+        auto net = start_engine(o.pythia, o.net), base = start_engine(o.pythia, o.against);
         for (int g = 0; g < o.games; ++g) {
             const std::string& fen = fens[(g / 2) % fens.size()];
             const bool net_white = g % 2 == 0;
@@ -147,7 +155,7 @@ int main(int argc, char** argv) {
         (wins * std::pow(1 - score, 2) + draws * std::pow(0.5 - score, 2) + losses * std::pow(score, 2)) / n;
     const double margin = 1.96 * std::sqrt(variance / n);
     auto elo = [](double s) { return s <= 0 ? -999.0 : s >= 1 ? 999.0 : -400 * std::log10(1 / s - 1); };
-    std::cout << "net " << o.net << " against the default evaluation, " << (o.movetime ? "movetime " : "nodes ")
+    std::cout << "net " << o.net << " against " << o.against << ", " << (o.movetime ? "movetime " : "nodes ")
               << (o.movetime ? o.movetime : o.nodes) << ", " << n << " games: +" << wins << " =" << draws << " -"
               << losses << ", score " << 100 * score << " %, Elo " << elo(score) << " [" << elo(score - margin) << ", "
               << elo(score + margin) << "]\n";
