@@ -194,7 +194,11 @@ bool resume_point(const std::string& path, uint64_t& positions, int64_t& last_ga
 int datagen_command(const Args& args) {
     const DatagenArgs a = parse_args(args);
     std::string error;
-    if (!a.eval_file.empty() && !nnue::load_eval_file(a.eval_file, error)) {
+    // --evalfile takes what EvalFile takes: a net file, or <hand-written> (the first
+    // generation's data, made before any net).
+    if (a.eval_file == nnue::HAND_WRITTEN_NAME)
+        nnue::use_hand_written_evaluation();
+    else if (!a.eval_file.empty() && !nnue::load_eval_file(a.eval_file, error)) {
         std::cerr << "pythia datagen: " << error << '\n';
         return 1;
     }
