@@ -184,7 +184,8 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-drop", type=float, default=0.3,
                     help="learning rate factor after 60 %% and 85 %% of the epochs")
-    ap.add_argument("--lam", type=float, default=0.7, help="weight of the search score against the game result")
+    ap.add_argument("--lam", type=float, default=1.0,
+                    help="weight of the search score against the game result (1: the score alone)")
     ap.add_argument("--validation", type=float, default=0.05, help="share of games held out")
     ap.add_argument("--no-mirror", dest="mirror", action="store_false",
                     help="do not mirror half of each batch left to right (mirroring doubles the data)")

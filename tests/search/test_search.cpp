@@ -2,11 +2,14 @@
 // deterministic (the bench node count).
 #include <catch2/catch.hpp>
 
+#include <iostream>
 #include <sstream>
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/uci/bench.h"
+#include "eval/nnue/active_network.h"
+#include "eval/nnue/embedded_net.h"
 #include "search/search.h"
 #include "search/see.h"
 
@@ -149,6 +152,22 @@ TEST_CASE("bench is deterministic and covers at least 40 positions", "[search]")
     const std::string text = a.str();
     const std::string last = text.substr(text.rfind('\n', text.size() - 2) + 1);
     CHECK(last == std::to_string(first.nodes) + " nodes " + std::to_string(first.nps) + " nps\n");
+}
+
+TEST_CASE("bench searches with the embedded net: its own signature, not the hand-written one", "[search][nnue]") {
+    if (nnue::embedded_net_bytes().empty()) {
+        std::cout << "PYTHIA_TEST_SKIPPED: this build embeds no net (PYTHIA_EVALFILE is empty)" << std::endl;
+        return;
+    }
+    std::string error;
+    REQUIRE(nnue::use_embedded_network(error));
+    std::ostringstream out;
+    const uint64_t net = run_bench(6, out).nodes, net_again = run_bench(6, out).nodes;
+    nnue::use_hand_written_evaluation();
+    const uint64_t hand_written = run_bench(6, out).nodes;
+    REQUIRE(nnue::use_embedded_network(error));  // back to the build's default for the other tests
+    CHECK(net == net_again);
+    CHECK(net != hand_written);
 }
 
 TEST_CASE("several threads find a forced mate", "[search]") {
