@@ -12,18 +12,30 @@ namespace pythia::nnue {
 
 namespace {
 
+constexpr const char* HAND_WRITTEN_LABEL = "hand-written evaluation";
+
 struct State {
     std::unique_ptr<Network> net;  // null: the hand-written evaluation
     std::string name;
 };
 
+// The one place that changes the state: the name follows from whether there is a net.
+void select_evaluation(State& s, std::unique_ptr<Network> net, const std::string& origin) {
+    s.net = std::move(net);
+    s.name = s.net ? origin : HAND_WRITTEN_LABEL;
+}
+
+// The embedded net; null when the build embeds none, or when its bytes are refused (`error`).
+std::unique_ptr<Network> parse_embedded(std::string& error) {
+    const auto bytes = embedded_net_bytes();
+    return bytes.empty() ? nullptr : parse_network(bytes, error);
+}
+
 State& state() {
     static State s = [] {
         State init;
         std::string error;
-        const auto bytes = embedded_net_bytes();
-        if (!bytes.empty()) init.net = parse_network(bytes, error);
-        init.name = init.net ? std::string(EMBEDDED_NET_NAME) : "hand-written evaluation";
+        select_evaluation(init, parse_embedded(error), EMBEDDED_NET_NAME);
         return init;
     }();
     return s;
@@ -36,23 +48,13 @@ const Network* active_network() { return state().net.get(); }
 std::string active_network_name() { return state().name; }
 
 bool use_embedded_network(std::string& error) {
-    const auto bytes = embedded_net_bytes();
-    State& s = state();
-    if (bytes.empty()) {
-        s.net.reset();
-        s.name = "hand-written evaluation";
-        return true;
-    }
-    s.net = parse_network(bytes, error);
-    s.name = s.net ? std::string(EMBEDDED_NET_NAME) : "hand-written evaluation";
-    if (!s.net) error = "embedded net refused: " + error;
-    return s.net != nullptr;
+    select_evaluation(state(), parse_embedded(error), EMBEDDED_NET_NAME);
+    if (state().net || embedded_net_bytes().empty()) return true;
+    error = "embedded net refused: " + error;
+    return false;
 }
 
-void use_hand_written_evaluation() {
-    state().net.reset();
-    state().name = "hand-written evaluation";
-}
+void use_hand_written_evaluation() { select_evaluation(state(), nullptr, HAND_WRITTEN_LABEL); }
 
 bool load_eval_file(const std::string& path, std::string& error) {
     std::ifstream in(path, std::ios::binary);
@@ -69,8 +71,7 @@ bool load_eval_file(const std::string& path, std::string& error) {
         error = "'" + path + "' refused: " + error;
         return false;
     }
-    state().net = std::move(net);
-    state().name = path;
+    select_evaluation(state(), std::move(net), path);
     return true;
 }
 
