@@ -63,7 +63,7 @@ bool load_eval_file(const std::string& path, std::string& error) {
         return false;
     }
     // A net file is well under a megabyte; anything longer is refused by its size anyway.
-    std::vector<uint8_t> bytes(MAX_NET_FILE_BYTES + 1);
+    std::vector<uint8_t> bytes(NET_FILE_BYTES + 1);
     in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
     bytes.resize(size_t(in.gcount()));
     std::unique_ptr<Network> net = parse_network(bytes, error);

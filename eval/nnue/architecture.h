@@ -4,11 +4,8 @@
 //   768 inputs per perspective (colour relative to the perspective x 6 types x 64 squares,
 //   Black's board mirrored vertically so that each side sees itself at the bottom)
 //   -> HIDDEN int16 neurons per side (the accumulator, one feature transformer shared by both)
-//   -> SCReLU of [side to move, other side] -> 1 output, from the output weights of the
-//   position's material bucket.
+//   -> SCReLU of [side to move, other side] -> 1 output.
 #pragma once
-
-#include <algorithm>
 
 #include "engine/core/types.h"
 
@@ -21,15 +18,6 @@ constexpr int HIDDEN = 128;
 constexpr int QA = 255;     // accumulator quantisation: 1.0 is 255 (SCReLU clips at QA)
 constexpr int QB = 64;      // output weight quantisation
 constexpr int SCALE = 400;  // the output times SCALE is centipawns (sigmoid(eval / SCALE) = win chance)
-// Output buckets: the output layer has one set of weights per bucket of material, chosen by the
-// number of pieces on the board, so that the same accumulator can be read differently in the
-// opening and in the endgame at no cost in speed. A net file says how many it has.
-constexpr int MAX_OUTPUT_BUCKETS = 8;
-// The bucket of a position with `pieces` pieces (2 to 32, kings included) among `buckets`
-// equal ranges of the piece count: with 8, 2-5 pieces are bucket 0 and 30-32 bucket 7.
-constexpr int output_bucket(int pieces, int buckets) {
-    return std::clamp((pieces - 2) / ((32 + buckets - 1) / buckets), 0, buckets - 1);
-}
 // |output weight| <= this, so that a clipped activation (<= QA) times a weight fits int16,
 // which the SIMD SCReLU relies on; the trainer clips the weights to it.
 constexpr int OUTPUT_WEIGHT_LIMIT = 127;

@@ -8,14 +8,12 @@ namespace pythia::nnue {
 
 namespace {
 
-Value output(const Network& net, const Accumulator& acc, const Position& pos) {
-    const Color stm = pos.side_to_move();
-    const int bucket = output_bucket(pos.count_all(), net.output_buckets);
-    const int16_t* weights = net.output_weights[bucket];
+Value output(const Network& net, const Accumulator& acc, Color stm) {
     // The dot products are in QA * QA * QB units: one division by QA brings them to the
     // bias's QA * QB, and SCALE / (QA * QB) to centipawns.
-    const int64_t sum = simd::screlu_dot(acc.values[stm], weights) + simd::screlu_dot(acc.values[~stm], weights + HIDDEN);
-    const int64_t raw = sum / QA + net.output_bias[bucket];
+    const int64_t sum = simd::screlu_dot(acc.values[stm], net.output_weights) +
+                        simd::screlu_dot(acc.values[~stm], net.output_weights + HIDDEN);
+    const int64_t raw = sum / QA + net.output_bias;
     const int64_t cp = raw * SCALE / (QA * QB);
     // Never a score the search would read as a mate or a tablebase result.
     return Value(std::clamp<int64_t>(cp, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1));
@@ -24,13 +22,13 @@ Value output(const Network& net, const Accumulator& acc, const Position& pos) {
 }  // namespace
 
 Value evaluate(const Network& net, const Position& pos, AccumulatorStack& stack) {
-    return output(net, stack.current(net, pos), pos);
+    return output(net, stack.current(net, pos), pos.side_to_move());
 }
 
 Value evaluate_from_scratch(const Network& net, const Position& pos) {
     Accumulator acc;
     refresh(net, pos, acc);
-    return output(net, acc, pos);
+    return output(net, acc, pos.side_to_move());
 }
 
 }  // namespace pythia::nnue

@@ -38,8 +38,8 @@ constexpr Expected HEADER_FIELDS[] = {
     {"QA", QA},
     {"QB", QB},
     {"scale", SCALE},
+    {"reserved", 0},
 };
-constexpr size_t BUCKETS_OFFSET = 36;
 
 }  // namespace
 
@@ -56,20 +56,13 @@ std::unique_ptr<Network> parse_network(std::span<const uint8_t> bytes, std::stri
             return nullptr;
         }
     }
-    const uint32_t buckets = read_u32(bytes.data() + BUCKETS_OFFSET);
-    if (buckets < 1 || buckets > MAX_OUTPUT_BUCKETS) {
-        error = "net file has " + std::to_string(buckets) + " output buckets, this engine takes 1 to " +
-                std::to_string(MAX_OUTPUT_BUCKETS);
-        return nullptr;
-    }
-    const size_t expected = net_file_bytes(int(buckets));
-    if (bytes.size() != expected) {
+    if (bytes.size() != NET_FILE_BYTES) {
         error = "net file is " + std::to_string(bytes.size()) + " bytes, a net of this architecture is " +
-                std::to_string(expected) + (bytes.size() < expected ? " (truncated)" : "");
+                std::to_string(NET_FILE_BYTES) + (bytes.size() < NET_FILE_BYTES ? " (truncated)" : "");
         return nullptr;
     }
     const uint8_t* payload = bytes.data() + NET_HEADER_BYTES;
-    if (XXH64(payload, net_payload_bytes(int(buckets)), 0) != read_u64(bytes.data() + 40)) {
+    if (XXH64(payload, NET_PAYLOAD_BYTES, 0) != read_u64(bytes.data() + 40)) {
         error = "net file checksum mismatch (corrupt)";
         return nullptr;
     }
@@ -81,25 +74,21 @@ std::unique_ptr<Network> parse_network(std::span<const uint8_t> bytes, std::stri
     };
     take(net->feature_weights, INPUTS * HIDDEN);
     take(net->feature_bias, HIDDEN);
-    net->output_buckets = int(buckets);
-    for (uint32_t b = 0; b < buckets; ++b) take(net->output_weights[b], 2 * HIDDEN);
-    take(net->output_bias, buckets);
-    for (uint32_t b = 0; b < buckets; ++b)
-        for (int16_t w : net->output_weights[b])
-            if (w > OUTPUT_WEIGHT_LIMIT || w < -OUTPUT_WEIGHT_LIMIT) {
-                error = "net file has an output weight of " + std::to_string(w) + ", beyond the limit of +-" +
-                        std::to_string(OUTPUT_WEIGHT_LIMIT);
-                return nullptr;
-            }
+    take(net->output_weights, 2 * HIDDEN);
+    take(&net->output_bias, 1);
+    for (int16_t w : net->output_weights)
+        if (w > OUTPUT_WEIGHT_LIMIT || w < -OUTPUT_WEIGHT_LIMIT) {
+            error = "net file has an output weight of " + std::to_string(w) + ", beyond the limit of +-" +
+                    std::to_string(OUTPUT_WEIGHT_LIMIT);
+            return nullptr;
+        }
     return net;
 }
 
 std::string serialize_network(const Network& net) {
-    const int buckets = net.output_buckets;
-    std::string out(net_file_bytes(buckets), '\0');
+    std::string out(NET_FILE_BYTES, '\0');
     std::memcpy(out.data(), NET_MAGIC, sizeof NET_MAGIC);
     for (size_t i = 0; i < std::size(HEADER_FIELDS); ++i) put_u32(out, 8 + 4 * i, HEADER_FIELDS[i].value);
-    put_u32(out, BUCKETS_OFFSET, uint32_t(buckets));
     char* p = out.data() + NET_HEADER_BYTES;
     auto put = [&p](const int16_t* src, size_t n) {
         std::memcpy(p, src, n * sizeof(int16_t));
@@ -107,9 +96,9 @@ std::string serialize_network(const Network& net) {
     };
     put(net.feature_weights, INPUTS * HIDDEN);
     put(net.feature_bias, HIDDEN);
-    for (int b = 0; b < buckets; ++b) put(net.output_weights[b], 2 * HIDDEN);
-    put(net.output_bias, size_t(buckets));
-    const uint64_t hash = XXH64(out.data() + NET_HEADER_BYTES, net_payload_bytes(buckets), 0);
+    put(net.output_weights, 2 * HIDDEN);
+    put(&net.output_bias, 1);
+    const uint64_t hash = XXH64(out.data() + NET_HEADER_BYTES, NET_PAYLOAD_BYTES, 0);
     std::memcpy(out.data() + 40, &hash, sizeof hash);
     return out;
 }

@@ -1,13 +1,13 @@
 // The net file: a 48-byte header, then the int16 weights (little-endian) in Network's order:
 // feature weights (INPUTS x HIDDEN, input-major), feature bias (HIDDEN), output weights
-// (B x 2 x HIDDEN, bucket-major), output biases (B), for B output buckets.
+// (2 x HIDDEN), output bias (1).
 //
 //   offset  size  field
 //   0       8     magic "PYTHNNUE"
 //   8       4     format version (NET_FORMAT_VERSION)
 //   12      4     inputs (768)      16  4  hidden (HIDDEN)   20  4  activation (1: SCReLU)
 //   24      4     QA                28  4  QB                32  4  scale
-//   36      4     output buckets B (1 to MAX_OUTPUT_BUCKETS)
+//   36      4     reserved, 0
 //   40      8     xxHash64 (seed 0) of everything after the header
 //
 // A file that differs in any of these, in its length, or whose output weights break the
@@ -27,11 +27,8 @@ constexpr char NET_MAGIC[8] = {'P', 'Y', 'T', 'H', 'N', 'N', 'U', 'E'};
 constexpr uint32_t NET_FORMAT_VERSION = 1;
 constexpr uint32_t ACTIVATION_SCRELU = 1;
 constexpr size_t NET_HEADER_BYTES = 48;
-constexpr size_t net_payload_bytes(int buckets) {
-    return sizeof(int16_t) * (INPUTS * HIDDEN + HIDDEN + size_t(buckets) * (2 * HIDDEN + 1));
-}
-constexpr size_t net_file_bytes(int buckets) { return NET_HEADER_BYTES + net_payload_bytes(buckets); }
-constexpr size_t MAX_NET_FILE_BYTES = net_file_bytes(MAX_OUTPUT_BUCKETS);
+constexpr size_t NET_PAYLOAD_BYTES = sizeof(int16_t) * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1);
+constexpr size_t NET_FILE_BYTES = NET_HEADER_BYTES + NET_PAYLOAD_BYTES;
 
 // The network in `bytes`, or nullptr with `error` saying why not.
 std::unique_ptr<Network> parse_network(std::span<const uint8_t> bytes, std::string& error);

@@ -101,12 +101,7 @@ def features(batch, mirror=None):
     other = np.where(black_to_move, white_view, black_view)
     counts = bits.sum(axis=1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return torch.from_numpy(stm), torch.from_numpy(other), torch.from_numpy(offsets), torch.from_numpy(counts)
-
-
-def output_bucket(pieces, buckets):
-    """As output_bucket() in architecture.h: equal ranges of the piece count (2 to 32)."""
-    return torch.clamp((pieces - 2) // ((32 + buckets - 1) // buckets), 0, buckets - 1)
+    return torch.from_numpy(stm), torch.from_numpy(other), torch.from_numpy(offsets)
 
 
 def targets(batch, lam):
@@ -118,22 +113,22 @@ def targets(batch, lam):
 
 
 class Net(torch.nn.Module):
-    def __init__(self, hidden, buckets):
+    def __init__(self, hidden):
         super().__init__()
-        self.hidden, self.buckets = hidden, buckets
+        self.hidden = hidden
         self.ft = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
         self.ft_bias = torch.nn.Parameter(torch.zeros(hidden))
-        self.out = torch.nn.Linear(2 * hidden, buckets)  # one output per bucket; the position's is used
+        self.out = torch.nn.Linear(2 * hidden, 1)
         with torch.no_grad():
             self.ft.weight.uniform_(-0.1, 0.1)
             self.out.weight.uniform_(-0.05, 0.05)
             self.out.bias.zero_()
 
-    def forward(self, stm, other, offsets, pieces):
+    def forward(self, stm, other, offsets):
         a = self.ft(stm, offsets) + self.ft_bias
         b = self.ft(other, offsets) + self.ft_bias
         x = torch.cat([torch.clamp(a, 0, 1) ** 2, torch.clamp(b, 0, 1) ** 2], dim=1)
-        return self.out(x).gather(1, output_bucket(pieces, self.buckets).unsqueeze(1))
+        return self.out(x)
 
     def clip(self):
         with torch.no_grad():
@@ -154,11 +149,10 @@ def write_net(model, path):
 
     ft_w = q(model.ft.weight, QA)                 # (768, hidden): input-major, as the engine's rows
     ft_b = q(model.ft_bias, QA)
-    out_w = np.clip(q(model.out.weight.reshape(-1), QB), -127, 127).astype("<i2")  # (buckets, 2 * hidden): bucket-major
+    out_w = np.clip(q(model.out.weight.reshape(-1), QB), -127, 127).astype("<i2")
     out_b = q(model.out.bias, QA * QB)
     payload = ft_w.tobytes() + ft_b.tobytes() + out_w.tobytes() + out_b.tobytes()
-    header = MAGIC + struct.pack("<8I", FORMAT_VERSION, INPUTS, model.hidden, ACTIVATION_SCRELU, QA, QB, SCALE,
-                                 model.buckets)
+    header = MAGIC + struct.pack("<8I", FORMAT_VERSION, INPUTS, model.hidden, ACTIVATION_SCRELU, QA, QB, SCALE, 0)
     header += struct.pack("<Q", xxh64(payload))
     assert len(header) == 48
     tmp = path + ".tmp"
@@ -185,8 +179,6 @@ def main():
     ap.add_argument("data", nargs="+", help="files written by pythia datagen")
     ap.add_argument("--out", required=True, help="the quantised net file to write")
     ap.add_argument("--hidden", type=int, default=128, help="accumulator width (the engine's HIDDEN)")
-    ap.add_argument("--output-buckets", type=int, default=1, choices=range(1, 9), metavar="1-8",
-                    help="output weight sets by the number of pieces (default 1)")
     ap.add_argument("--epochs", type=int, default=15)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -212,7 +204,7 @@ def main():
     log(f"{len(data)} positions ({len(train)} training, {len(valid)} validation) from {len(args.data)} file(s), "
         f"loaded in {time.time() - start:.1f} s")
 
-    model = Net(args.hidden, args.output_buckets)
+    model = Net(args.hidden)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     drops = {int(args.epochs * 0.6), int(args.epochs * 0.85)}
     best, best_state = (float("inf"), 0), None

@@ -30,17 +30,14 @@ using namespace pythia::nnue;
 namespace {
 
 // A network of random weights, small enough that no int16 sum wraps.
-std::unique_ptr<Network> random_network(uint64_t seed, int buckets = 1) {
+std::unique_ptr<Network> random_network(uint64_t seed) {
     std::mt19937_64 rng(seed);
     auto net = std::make_unique<Network>();
     std::uniform_int_distribution<int> feature(-200, 200), output(-OUTPUT_WEIGHT_LIMIT, OUTPUT_WEIGHT_LIMIT);
     for (int16_t& w : net->feature_weights) w = int16_t(feature(rng));
     for (int16_t& w : net->feature_bias) w = int16_t(feature(rng));
-    net->output_buckets = buckets;
-    for (int b = 0; b < buckets; ++b) {
-        for (int16_t& w : net->output_weights[b]) w = int16_t(output(rng));
-        net->output_bias[b] = int16_t(feature(rng));
-    }
+    for (int16_t& w : net->output_weights) w = int16_t(output(rng));
+    net->output_bias = int16_t(feature(rng));
     return net;
 }
 
@@ -159,7 +156,7 @@ TEST_CASE("nnue: the evaluation is the side to move's and mirrors with the colou
 TEST_CASE("nnue: a good net file loads and evaluates as the network it was written from", "[nnue]") {
     const auto net = random_network(4);
     const std::string file = serialize_network(*net);
-    REQUIRE(file.size() == net_file_bytes(1));
+    REQUIRE(file.size() == NET_FILE_BYTES);
     std::string error;
     const auto loaded = parse_network(bytes_of(file), error);
     REQUIRE(loaded);
@@ -167,57 +164,6 @@ TEST_CASE("nnue: a good net file loads and evaluates as the network it was writt
     CHECK(serialize_network(*loaded) == file);
     Position pos;
     CHECK(evaluate_from_scratch(*loaded, pos) == evaluate_from_scratch(*net, pos));
-}
-
-TEST_CASE("nnue: a net with output buckets reads each position with its bucket's weights", "[nnue]") {
-    // The bucket is a function of the piece count: 8 buckets split 2..32 pieces into eight ranges.
-    CHECK(output_bucket(2, 8) == 0);
-    CHECK(output_bucket(5, 8) == 0);
-    CHECK(output_bucket(6, 8) == 1);
-    CHECK(output_bucket(32, 8) == 7);
-    CHECK(output_bucket(32, 1) == 0);
-    for (int buckets = 1; buckets <= MAX_OUTPUT_BUCKETS; ++buckets)
-        for (int pieces = 2; pieces <= 32; ++pieces) {
-            CHECK(output_bucket(pieces, buckets) >= 0);
-            CHECK(output_bucket(pieces, buckets) < buckets);
-            CHECK(output_bucket(pieces, buckets) >= output_bucket(pieces - 1, buckets));
-        }
-
-    const auto net = random_network(11, 8);
-    const std::string file = serialize_network(*net);
-    REQUIRE(file.size() == net_file_bytes(8));
-    std::string error;
-    const auto loaded = parse_network(bytes_of(file), error);
-    REQUIRE(loaded);
-    CHECK(loaded->output_buckets == 8);
-    CHECK(serialize_network(*loaded) == file);
-
-    // A position's evaluation moves with its own bucket's output bias and no other.
-    Position start, ending;
-    REQUIRE(start.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));  // 32 pieces: bucket 7
-    REQUIRE(ending.set_fen("8/8/4k3/8/8/3PK3/8/8 w - - 0 1"));                             // 3 pieces: bucket 0
-    Network shifted = *loaded;
-    shifted.output_bias[7] += 1000;
-    CHECK(evaluate_from_scratch(shifted, start) > evaluate_from_scratch(*loaded, start));
-    CHECK(evaluate_from_scratch(shifted, ending) == evaluate_from_scratch(*loaded, ending));
-    shifted.output_bias[0] += 1000;
-    CHECK(evaluate_from_scratch(shifted, ending) > evaluate_from_scratch(*loaded, ending));
-
-    // A bucket count the engine cannot take is refused by the header, before the size.
-    for (uint32_t bad : {0u, uint32_t(MAX_OUTPUT_BUCKETS + 1)}) {
-        std::string other = file;
-        std::memcpy(other.data() + 36, &bad, sizeof bad);
-        error.clear();
-        CHECK(parse_network(bytes_of(other), error) == nullptr);
-        CHECK(error.find("output buckets") != std::string::npos);
-    }
-    // One bucket fewer in the header than in the payload: the length is wrong.
-    std::string fewer = file;
-    const uint32_t seven = 7;
-    std::memcpy(fewer.data() + 36, &seven, sizeof seven);
-    error.clear();
-    CHECK(parse_network(bytes_of(fewer), error) == nullptr);
-    CHECK(error.find("bytes") != std::string::npos);
 }
 
 TEST_CASE("nnue: corrupt, truncated and wrong-size net files are refused with a reason", "[nnue]") {
@@ -260,7 +206,7 @@ TEST_CASE("nnue: corrupt, truncated and wrong-size net files are refused with a 
 
     // An output weight the SIMD SCReLU cannot take, with a valid checksum.
     Network bad = *net;
-    bad.output_weights[0][3] = OUTPUT_WEIGHT_LIMIT + 1;
+    bad.output_weights[3] = OUTPUT_WEIGHT_LIMIT + 1;
     CHECK(refused(serialize_network(bad)));
     CHECK(error.find("output weight") != std::string::npos);
 }
