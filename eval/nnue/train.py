@@ -161,6 +161,28 @@ def write_net(model, path):
     os.replace(tmp, path)
 
 
+def read_net(model, path):
+    """Loads a net file written by write_net into the float model (dequantised), to go on
+    training it: the next generation starts from the last net instead of from random weights."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    h = model.hidden
+    fields = struct.unpack_from("<8I", blob, 8) if len(blob) >= 48 else None
+    if blob[:8] != MAGIC or fields is None or fields[:3] != (FORMAT_VERSION, INPUTS, h) or \
+            fields[4:7] != (QA, QB, SCALE):
+        sys.exit(f"{path}: not a version-{FORMAT_VERSION} net of {INPUTS} inputs and hidden width {h}")
+    payload = blob[48:]
+    if len(payload) != 2 * (INPUTS * h + h + 2 * h + 1) or struct.unpack_from("<Q", blob, 40)[0] != xxh64(payload):
+        sys.exit(f"{path}: wrong length or checksum")
+    w = np.frombuffer(payload, dtype="<i2").astype(np.float32)
+    parts = np.split(w, np.cumsum([INPUTS * h, h, 2 * h]))
+    with torch.no_grad():
+        model.ft.weight.copy_(torch.from_numpy(parts[0].reshape(INPUTS, h) / QA))
+        model.ft_bias.copy_(torch.from_numpy(parts[1] / QA))
+        model.out.weight.copy_(torch.from_numpy(parts[2].reshape(1, 2 * h) / QB))
+        model.out.bias.copy_(torch.from_numpy(parts[3] / (QA * QB)))
+
+
 def evaluate(model, data, batch_size, lam):
     model.eval()
     total, n = 0.0, 0
@@ -189,6 +211,8 @@ def main():
     ap.add_argument("--validation", type=float, default=0.05, help="share of games held out")
     ap.add_argument("--no-mirror", dest="mirror", action="store_false",
                     help="do not mirror half of each batch left to right (mirroring doubles the data)")
+    ap.add_argument("--init", metavar="NET",
+                    help="start from this net file's weights instead of random ones (fine-tuning)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -205,6 +229,9 @@ def main():
         f"loaded in {time.time() - start:.1f} s")
 
     model = Net(args.hidden)
+    if args.init:
+        read_net(model, args.init)
+        log(f"starting from {args.init}: validation {evaluate(model, valid, args.batch, args.lam):.6f}")
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     drops = {int(args.epochs * 0.6), int(args.epochs * 0.85)}
     best, best_state = (float("inf"), 0), None
