@@ -161,12 +161,11 @@ def write_net(model, path):
     os.replace(tmp, path)
 
 
-def read_net(model, path):
-    """Loads a net file written by write_net into the float model (dequantised), to go on
-    training it: the next generation starts from the last net instead of from random weights."""
+def read_weights(path, h):
+    """The quantised weights of a net file written by write_net, checked: feature weights
+    (INPUTS x h), feature bias (h), output weights (2h), output bias (1), as int64 arrays."""
     with open(path, "rb") as f:
         blob = f.read()
-    h = model.hidden
     fields = struct.unpack_from("<8I", blob, 8) if len(blob) >= 48 else None
     if blob[:8] != MAGIC or fields is None or fields[:3] != (FORMAT_VERSION, INPUTS, h) or \
             fields[4:7] != (QA, QB, SCALE):
@@ -174,13 +173,20 @@ def read_net(model, path):
     payload = blob[48:]
     if len(payload) != 2 * (INPUTS * h + h + 2 * h + 1) or struct.unpack_from("<Q", blob, 40)[0] != xxh64(payload):
         sys.exit(f"{path}: wrong length or checksum")
-    w = np.frombuffer(payload, dtype="<i2").astype(np.float32)
-    parts = np.split(w, np.cumsum([INPUTS * h, h, 2 * h]))
+    ft_w, ft_b, out_w, out_b = np.split(np.frombuffer(payload, dtype="<i2").astype(np.int64),
+                                        np.cumsum([INPUTS * h, h, 2 * h]))
+    return ft_w.reshape(INPUTS, h), ft_b, out_w, out_b
+
+
+def read_net(model, path):
+    """Loads a net file written by write_net into the float model (dequantised), to go on
+    training it: the next generation starts from the last net instead of from random weights."""
+    ft_w, ft_b, out_w, out_b = (torch.from_numpy(x.astype(np.float32)) for x in read_weights(path, model.hidden))
     with torch.no_grad():
-        model.ft.weight.copy_(torch.from_numpy(parts[0].reshape(INPUTS, h) / QA))
-        model.ft_bias.copy_(torch.from_numpy(parts[1] / QA))
-        model.out.weight.copy_(torch.from_numpy(parts[2].reshape(1, 2 * h) / QB))
-        model.out.bias.copy_(torch.from_numpy(parts[3] / (QA * QB)))
+        model.ft.weight.copy_(ft_w / QA)
+        model.ft_bias.copy_(ft_b / QA)
+        model.out.weight.copy_(out_w.reshape(1, -1) / QB)
+        model.out.bias.copy_(out_b / (QA * QB))
 
 
 def evaluate(model, data, batch_size, lam):

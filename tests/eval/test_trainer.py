@@ -44,9 +44,7 @@ def truncating_div(a, b):
 def integer_eval(path, fen):
     """The engine's evaluation (eval/nnue/evaluate_nnue.cpp) of fen with the net file at path."""
     h = 128
-    w = numpy.frombuffer(open(path, "rb").read()[48:], dtype="<i2").astype(numpy.int64)
-    ft_w, ft_b, out_w, out_b = numpy.split(w, numpy.cumsum([train.INPUTS * h, h, 2 * h]))
-    ft_w = ft_w.reshape(train.INPUTS, h)
+    ft_w, ft_b, out_w, out_b = train.read_weights(path, h)
     stm, other, _ = train.features(train.record_of_fen(fen))
     total = 0
     for indices, weights in ((stm, out_w[:h]), (other, out_w[h:])):
