@@ -5,10 +5,11 @@
 //
 // The scale is Stockfish's (whose UCI_Elo is anchored to the CCRL rating list), calibrated by
 // matches against Debian's Stockfish 15.1 limited to the same UCI_Elo (scripts/calibrate-elo,
-// 10+0.1; figures in bench/README.md): 270 games at eight points over two mappings gave a rating
-// that rises linearly with the level, 1204 + 56.5 x level by least squares (the points scatter
-// around it by 92 Elo rms, about their own error of 60-80), so that is the mapping, and full
-// strength (level 20) is about 2330 on that scale at that time control.
+// 10+0.1; figures in bench/README.md) with the embedded net pythia-2: 240 games at eight points
+// over two mappings gave a rating that rises linearly with the level, 1265 + 60.6 x level by
+// least squares (the points scatter around it by 71 Elo rms, about their own error of 55-80),
+// so that is the mapping, and full strength (level 20) is about 2480 on that scale at that time
+// control. A new net or search moves these figures: measure again and refit.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +24,14 @@ namespace pythia {
 constexpr int STRENGTH_ELO_MIN = 1320;
 constexpr int STRENGTH_ELO_MAX = 3190;
 constexpr int STRENGTH_CANDIDATES = 4;  // root moves searched with MultiPV to choose among
-constexpr int STRENGTH_ELO_LEVEL_0 = 1204;   // the (extrapolated) rating of level 0
-constexpr int STRENGTH_ELO_LEVEL_20 = 2334;  // full strength: from here up nothing is limited
+constexpr int STRENGTH_ELO_LEVEL_0 = 1265;   // the (extrapolated) rating of level 0
+constexpr int STRENGTH_ELO_LEVEL_20 = 2476;  // full strength: from here up nothing is limited
 
 struct StrengthLimit {
     bool enabled = false;
     int elo = STRENGTH_ELO_MAX;
 
-    // 2.1 at UCI_Elo 1320, rising linearly to 20 at 2334 and above; at 20 nothing is limited.
+    // 0.9 at UCI_Elo 1320, rising linearly to 20 at 2476 and above; at 20 nothing is limited.
     double level() const;
     bool active() const { return enabled && level() < 20.0; }
     int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19
