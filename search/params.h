@@ -1,15 +1,23 @@
 // The search's tuning constants, in one place and by name (as eval/params.h holds the
 // evaluation's). Margins are in centipawns, depths in plies. Changing one changes the bench
 // signature and needs a match (scripts/match --sprt) before it is kept.
+//
+// The margins are PYTHIA_TUNABLE(name, value, min, max): constants here, UCI options in the
+// tuning build, where scripts/tune moves them by SPSA within [min, max]. Depth limits stay plain
+// constants: a step of one ply is too coarse for SPSA.
 #pragma once
+
+#include "search/tunable.h"
 
 namespace pythia::search_params {
 
-// Late-move reductions: reduction(depth, move) = LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR.
-constexpr double LMR_BASE = 0.75;
-constexpr double LMR_DIVISOR = 2.25;
+// Late-move reductions: reduction(depth, move) = (LMR_BASE + 100 ln(depth) ln(move) / LMR_DIVISOR)
+// / 100 plies, both in hundredths.
+PYTHIA_TUNABLE(LMR_BASE, 75, 0, 200);
+PYTHIA_TUNABLE(LMR_DIVISOR, 225, 120, 400);
 constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
-constexpr int LMR_HISTORY_DIVISOR = 8000;   // a ply less (more) per this much good (bad) history
+// A ply less (more) per this much good (bad) history.
+PYTHIA_TUNABLE(LMR_HISTORY_DIVISOR, 8000, 3000, 16000);
 
 // Time: after each iteration the search stops once this share of the move's budget (the time
 // manager's optimum, scaled by the best move's instability) is used, since the next iteration
@@ -18,23 +26,23 @@ constexpr double TIME_ITERATION_SHARE = 1.0;
 
 // Aspiration windows: the first half-width around the last score, from this depth on; each
 // failure widens it by half.
-constexpr int ASPIRATION_DELTA = 15;
+PYTHIA_TUNABLE(ASPIRATION_DELTA, 15, 5, 40);
 constexpr int ASPIRATION_MIN_DEPTH = 4;
 
 // Reverse futility pruning: eval - margin * (depth - improving) >= beta at depth <= max.
 constexpr int RFP_MAX_DEPTH = 8;
-constexpr int RFP_MARGIN = 80;
+PYTHIA_TUNABLE(RFP_MARGIN, 80, 30, 160);
 
 // Razoring: eval + margin * depth <= alpha at depth <= max, confirmed by quiescence.
 constexpr int RAZOR_MAX_DEPTH = 3;
-constexpr int RAZOR_MARGIN = 250;
+PYTHIA_TUNABLE(RAZOR_MARGIN, 250, 100, 500);
 
 // Null move pruning: from this depth, reduced by base + depth / divisor + the eval's excess over
 // beta in units of EVAL_DIVISOR (at most EVAL_MAX).
 constexpr int NMP_MIN_DEPTH = 3;
 constexpr int NMP_BASE = 3;
 constexpr int NMP_DEPTH_DIVISOR = 3;
-constexpr int NMP_EVAL_DIVISOR = 200;
+PYTHIA_TUNABLE(NMP_EVAL_DIVISOR, 200, 80, 400);
 constexpr int NMP_EVAL_MAX = 3;
 
 // Internal iterative reduction: a ply less without a stored move, from this depth.
@@ -46,18 +54,18 @@ constexpr int LMP_BASE = 3;
 
 // Futility pruning of quiet moves: static eval + base + per_depth * lmr_depth <= alpha.
 constexpr int FUTILITY_MAX_DEPTH = 8;
-constexpr int FUTILITY_BASE = 100;
-constexpr int FUTILITY_PER_DEPTH = 90;
+PYTHIA_TUNABLE(FUTILITY_BASE, 100, 20, 250);
+PYTHIA_TUNABLE(FUTILITY_PER_DEPTH, 90, 30, 200);
 
 // History pruning: quiet moves whose history is below -margin * depth, at lmr_depth <= max.
 constexpr int HISTORY_PRUNING_MAX_DEPTH = 3;
-constexpr int HISTORY_PRUNING_MARGIN = 2000;
+PYTHIA_TUNABLE(HISTORY_PRUNING_MARGIN, 2000, 500, 5000);
 
 // SEE pruning: quiets losing more than margin * lmr_depth^2, captures and checks losing more
 // than margin * depth, at depth <= max.
 constexpr int SEE_PRUNING_MAX_DEPTH = 8;
-constexpr int SEE_QUIET_MARGIN = 20;
-constexpr int SEE_TACTICAL_MARGIN = 100;
+PYTHIA_TUNABLE(SEE_QUIET_MARGIN, 20, 5, 60);
+PYTHIA_TUNABLE(SEE_TACTICAL_MARGIN, 100, 30, 200);
 
 // Singular extensions: from this depth, with a stored lower bound at most so much shallower;
 // the alternatives must stay below the stored value minus margin * depth.
@@ -66,7 +74,7 @@ constexpr int SINGULAR_TT_DEPTH_MARGIN = 3;
 constexpr int SINGULAR_MARGIN = 2;
 
 // Quiescence futility: a capture whose victim plus this margin cannot reach alpha is skipped.
-constexpr int QS_FUTILITY_MARGIN = 150;
+PYTHIA_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 350);
 
 // A tablebase cut is stored as if searched this much deeper.
 constexpr int TB_STORE_EXTRA_DEPTH = 6;

@@ -20,13 +20,18 @@ namespace {
 // Late-move reduction by depth and move number: deeper and later means more reduced.
 struct ReductionTable {
     int8_t r[64][64];
-    ReductionTable() {
+    ReductionTable() { fill(); }
+    void fill() {
         for (int d = 0; d < 64; ++d)
             for (int m = 0; m < 64; ++m)
-                r[d][m] = d && m ? int8_t(LMR_BASE + std::log(d) * std::log(m) / LMR_DIVISOR) : 0;
+                r[d][m] = d && m ? int8_t(LMR_BASE / 100.0 + std::log(d) * std::log(m) / (LMR_DIVISOR / 100.0)) : 0;
     }
 };
+#ifdef PYTHIA_TUNE
+ReductionTable REDUCTIONS;  // refilled by refresh_tuned_tables() when a tuner sets LMR_BASE or LMR_DIVISOR
+#else
 const ReductionTable REDUCTIONS;
+#endif
 
 int reduction(int depth, int move_count) { return REDUCTIONS.r[std::min(depth, 63)][std::min(move_count, 63)]; }
 
@@ -37,6 +42,10 @@ bool has_non_pawn_material(const Position& pos, Color c) {
 constexpr int STACK_OFFSET = 7;  // sentinel plies before the root, read by the continuation history
 
 }  // namespace
+
+#ifdef PYTHIA_TUNE
+void refresh_tuned_tables() { REDUCTIONS.fill(); }
+#endif
 
 void Worker::clear() {
     history_.clear();

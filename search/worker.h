@@ -52,6 +52,12 @@ struct RootMove {
 
 class Worker;
 
+#ifdef PYTHIA_TUNE
+// Recomputes what is derived from the tunable constants (the reduction table) after a tuner
+// set one; the tuning build only, between searches.
+void refresh_tuned_tables();
+#endif
+
 // What the threads of one search share.
 struct SharedState {
     explicit SharedState(TranspositionTable& table) : tt(table) {}

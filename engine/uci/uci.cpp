@@ -13,6 +13,10 @@
 #include "tablebase/probe/syzygy.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
+#ifdef PYTHIA_TUNE
+#include "search/params.h"
+#include "search/worker.h"
+#endif
 #include "eval/evaluate.h"
 #include "eval/nnue/active_network.h"
 #include "eval/nnue/evaluate_nnue.h"
@@ -173,6 +177,15 @@ void UciEngine::declare_options() {
             info_string("EvalFile " + error + "; evaluating with " + nnue::active_network_name());
         }
     });
+#ifdef PYTHIA_TUNE
+    // The tuning build (search/tunable.h): each tunable search constant, by its name in
+    // search/params.h, for scripts/tune.
+    for (const search_params::Tunable& t : search_params::tunables())
+        options_.add_spin(t.name, *t.value, t.min, t.max, [value = t.value](const Option& o) {
+            *value = int(o.spin());
+            refresh_tuned_tables();
+        });
+#endif
 }
 
 void UciEngine::load_tablebases(const std::string& paths, const std::function<void(const std::string&)>& report) {
