@@ -3,7 +3,7 @@
 // signature and needs a match (scripts/match --sprt) before it is kept.
 //
 // The margins are PYTHIA_TUNABLE(name, value, min, max): constants here, UCI options in the
-// tuning build, where scripts/tune moves them by SPSA within [min, max]. Depth limits stay plain
+// tuning build, where scripts/spsa moves them by SPSA within [min, max]. Depth limits stay plain
 // constants: a step of one ply is too coarse for SPSA.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A search constant that SPSA may tune (scripts/tune). In the ordinary builds it is a constexpr
+// A search constant that SPSA may tune (scripts/spsa). In the ordinary builds it is a constexpr
 // int. In the tuning build (cmake --preset tune, which defines PYTHIA_TUNE) it is a variable with
 // a UCI spin option of the same name and range, so that a tuner can set it between games.
 #pragma once

@@ -179,7 +179,7 @@ void UciEngine::declare_options() {
     });
 #ifdef PYTHIA_TUNE
     // The tuning build (search/tunable.h): each tunable search constant, by its name in
-    // search/params.h, for scripts/tune.
+    // search/params.h, for scripts/spsa.
     for (const search_params::Tunable& t : search_params::tunables())
         options_.add_spin(t.name, *t.value, t.min, t.max, [value = t.value](const Option& o) {
             *value = int(o.spin());
