@@ -5,6 +5,11 @@
 // The margins are PYTHIA_TUNABLE(name, value, min, max): constants here, UCI options in the
 // tuning build, where scripts/spsa moves them by SPSA within [min, max]. Depth limits stay plain
 // constants: a step of one ply is too coarse for SPSA.
+//
+// The margins measured in evaluation units (aspiration, RFP, razoring, null move's eval
+// divisor, futility, quiescence futility) are 1.4 times those tuned with the hand-written
+// evaluation, because the net's scores are about 1.4 times as large (search/README.md). The
+// SEE margins are in SEE's piece values and LMR's in plies; they did not move.
 #pragma once
 
 #include "search/tunable.h"
@@ -26,23 +31,23 @@ constexpr double TIME_ITERATION_SHARE = 1.0;
 
 // Aspiration windows: the first half-width around the last score, from this depth on; each
 // failure widens it by half.
-PYTHIA_TUNABLE(ASPIRATION_DELTA, 15, 5, 40);
+PYTHIA_TUNABLE(ASPIRATION_DELTA, 21, 5, 40);
 constexpr int ASPIRATION_MIN_DEPTH = 4;
 
 // Reverse futility pruning: eval - margin * (depth - improving) >= beta at depth <= max.
 constexpr int RFP_MAX_DEPTH = 8;
-PYTHIA_TUNABLE(RFP_MARGIN, 80, 30, 160);
+PYTHIA_TUNABLE(RFP_MARGIN, 112, 30, 160);
 
 // Razoring: eval + margin * depth <= alpha at depth <= max, confirmed by quiescence.
 constexpr int RAZOR_MAX_DEPTH = 3;
-PYTHIA_TUNABLE(RAZOR_MARGIN, 250, 100, 500);
+PYTHIA_TUNABLE(RAZOR_MARGIN, 350, 100, 500);
 
 // Null move pruning: from this depth, reduced by base + depth / divisor + the eval's excess over
 // beta in units of EVAL_DIVISOR (at most EVAL_MAX).
 constexpr int NMP_MIN_DEPTH = 3;
 constexpr int NMP_BASE = 3;
 constexpr int NMP_DEPTH_DIVISOR = 3;
-PYTHIA_TUNABLE(NMP_EVAL_DIVISOR, 200, 80, 400);
+PYTHIA_TUNABLE(NMP_EVAL_DIVISOR, 280, 80, 400);
 constexpr int NMP_EVAL_MAX = 3;
 
 // Internal iterative reduction: a ply less without a stored move, from this depth.
@@ -54,8 +59,8 @@ constexpr int LMP_BASE = 3;
 
 // Futility pruning of quiet moves: static eval + base + per_depth * lmr_depth <= alpha.
 constexpr int FUTILITY_MAX_DEPTH = 8;
-PYTHIA_TUNABLE(FUTILITY_BASE, 100, 20, 250);
-PYTHIA_TUNABLE(FUTILITY_PER_DEPTH, 90, 30, 200);
+PYTHIA_TUNABLE(FUTILITY_BASE, 140, 20, 250);
+PYTHIA_TUNABLE(FUTILITY_PER_DEPTH, 126, 30, 200);
 
 // History pruning: quiet moves whose history is below -margin * depth, at lmr_depth <= max.
 constexpr int HISTORY_PRUNING_MAX_DEPTH = 3;
@@ -74,7 +79,7 @@ constexpr int SINGULAR_TT_DEPTH_MARGIN = 3;
 constexpr int SINGULAR_MARGIN = 2;
 
 // Quiescence futility: a capture whose victim plus this margin cannot reach alpha is skipped.
-PYTHIA_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 350);
+PYTHIA_TUNABLE(QS_FUTILITY_MARGIN, 210, 50, 350);
 
 // A tablebase cut is stored as if searched this much deeper.
 constexpr int TB_STORE_EXTRA_DEPTH = 6;
