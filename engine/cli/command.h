@@ -35,6 +35,10 @@ int tb_probe_command(const Args& args);     // tb_probe.cpp
 int tb_serve_command(const Args& args);     // tb_serve.cpp
 int datagen_command(const Args& args);      // datagen.cpp
 
+// The name of every command in COMMANDS ("perft", "tb generate", ...), in the order `pythia help`
+// lists them; the test of README.md's command list reads them.
+std::vector<std::string> command_names();
+
 // `pythia [command ...]`: the UCI loop without arguments, else the command. Returns the exit status.
 int run_command_line(int argc, char** argv);
 

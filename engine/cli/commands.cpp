@@ -129,6 +129,12 @@ int parse_number(const std::string& what, const std::string& text, int lo, int h
     return value;
 }
 
+std::vector<std::string> command_names() {
+    std::vector<std::string> names;
+    for (const Command& c : COMMANDS) names.push_back(full_name(c));
+    return names;
+}
+
 int run_command_line(int argc, char** argv) {
     init_logging();
     std::ios::sync_with_stdio(false);
