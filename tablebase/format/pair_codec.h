@@ -21,8 +21,8 @@ namespace pythia::tb {
 
 namespace pairs {
 
-// Terminals + pair symbols: the rules store symbols as u16. KBNvKR's WDL grammars end by
-// themselves at 13 632 and 18 837 symbols, KBPvKR's reach the limit; 4096 made them larger.
+// Terminals + pair symbols: the rules store symbols as u16, so this is the most there can be.
+// Large 5-piece WDL grammars (KBPvKR's) reach it; a limit of 4096 made them larger.
 constexpr uint32_t MAX_SYMBOLS = 65535;
 constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;  // positions one symbol stands for
 constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;   // positions one block covers
@@ -30,8 +30,9 @@ constexpr int MAX_CODE_BITS = 24;                 // longest Huffman code
 constexpr uint32_t MIN_BLOCK_BYTES = 8, MAX_BLOCK_BYTES = 4096;  // bytes per block
 // The writer's candidates; it keeps the smallest payload, in practice 64 bytes: one cache line
 // (blocks start on a multiple of 64 bytes). A probe decodes half a block on average, so
-// 64-byte blocks probe slower than 32-byte ones and save 6-7 % of a WDL section; 16 or 32 bytes are smaller where
-// symbols are long and a block reaches MAX_BLOCK_POSITIONS before it is full.
+// 64-byte blocks probe slower than 32-byte ones and save 6-7 % of a WDL section; 16 or 32
+// bytes are smaller where symbols are long and a block reaches MAX_BLOCK_POSITIONS before it
+// is full.
 inline const std::vector<uint32_t> DEFAULT_BLOCK_BYTES = {16, 32, 64};
 
 // The fixed part at the start of a PAIRS section's payload.
@@ -98,9 +99,9 @@ public:
     static void read_codes(BatchRead* reads, int n);
     // Records, every `spacing_bits` bits into each block (at least 64), where a code
     // starts and how many positions come before it, so that code_at walks from the last of them
-    // before its position rather than from the block's start: with 512 bits, on 256-byte blocks,
-    // a quarter of the walk, which was most of a probe's time. In memory only, 4 bytes each: on
-    // 256-byte blocks 4.7 % of the section at 512 bits, 10.9 % at 256. It decodes every code
+    // before its position rather than from the block's start: the walk was most of a probe's
+    // time, and checkpoints every 512 bits cut it to a quarter on 256-byte blocks. In memory
+    // only, 4 bytes each. It decodes every code
     // once, so the prober calls it for the sections it probes (DTM, DTZ), not parse: the loader
     // and the tools decode whole sections. Walks give the same codes either way, and other
     // threads may read meanwhile (they walk from the blocks' starts until it is done); one

@@ -108,9 +108,8 @@ private:
 };
 
 // Spare PairCounts, all empty, for the next encode_pairs: the writer encodes hundreds of samples
-// when it chooses storage orders. Faulting in 64 MiB of fresh zero pages for each took a fifth of
-// its CPU time (writing KBNvKN: 109 s of CPU, 21 of them in the kernel, against 85 s with the
-// pool); a grown hash table is kept the same way.
+// when it chooses storage orders, and faulting in fresh zero pages of counts for each took a
+// fifth of its CPU time (on KBNvKN); a grown hash table is kept the same way.
 class CountsPool {
 public:
     std::unique_ptr<PairCounts> take() {
@@ -167,8 +166,9 @@ void add_rule(uint32_t a, uint32_t b, std::vector<PairRule>& rules, std::vector<
 // (replaced positions are unlinked, not moved) and belongs to the list of occurrences of the pair
 // it starts, so a replacement visits only the pair's occurrences: the work follows the
 // replacements, not the stream's length times the rounds (rounds of up to 64 pairs with a scan
-// of the whole stream each took 3-5 times the time on a DTM section, for 1 % more bytes). Occurrence lists
-// stay in stream order, so a run "aaaa" becomes "cc", as a left-to-right pass would make it.
+// of the whole stream each took 3-5 times as long on a DTM section, and compressed no better).
+// Occurrence lists stay in stream order, so a run "aaaa" becomes "cc", as a left-to-right pass
+// would make it.
 class PairOccurrences {
 public:
     static constexpr uint32_t NIL = UINT32_MAX;

@@ -3,9 +3,9 @@
 // kings, then each piece group); a section may store its positions with those digits in
 // another order, most significant first. Which pieces vary fastest decides which positions end
 // up next to each other in the stream, and so how long its runs and repeated patterns are: on
-// KBNvKN the orders chosen on samples make the WDL sections 46 % smaller and the DTM sections
-// 27 % smaller than the index's own order (FORMAT.md, "Storage order"). The writer picks the order per
-// section; a probe maps its index to the stored position with a few divisions.
+// KBNvKN the orders chosen on samples make the WDL sections 46 % smaller than the index's own
+// order, and the DTM sections smaller too (FORMAT.md, "Storage order"). The writer picks the
+// order per section; a probe maps its index to the stored position with a few divisions.
 #pragma once
 
 #include <cstdint>

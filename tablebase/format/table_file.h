@@ -94,10 +94,9 @@ public:
     const std::vector<Section>& sections() const { return sections_; }
     // PairsReader::build_checkpoints for the DTM and DTZ pair sections (the prober's): every 256
     // bits in DTM, which a probe reads one or two moves deep (captures, promotions, left-out
-    // sides), every 512 in DTZ, read once per move at the root. Callgrind on six slow 5-piece
-    // root rankings: 76.2 M instructions with DTM at 512 bits and no DTZ checkpoints, 66.0 M
-    // with DTM at 256, 62.1 M with DTZ at 512 too, 61.4 M with DTZ at 256. In memory, with the
-    // whole 3-5-piece set open: DTM 217 MiB (10.9 %), DTZ 32 MiB (4.4 %).
+    // sides), every 512 in DTZ, read once per move at the root. Against DTM at 512 bits and no
+    // DTZ checkpoints, this takes a fifth fewer instructions on slow 5-piece root rankings
+    // (Callgrind); DTZ at 256 bits would add memory for almost nothing more.
     void build_checkpoints(const std::atomic<bool>* cancel = nullptr) const {
         for (const Section& s : sections_)
             if (s.pairs && s.metric() != Metric::WDL)

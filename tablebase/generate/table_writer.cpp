@@ -29,13 +29,12 @@ namespace {
 // bits, which the pair codec cannot hold, and the samples on which the DTZ's ways of being read
 // are compared. They are probed at the root only.
 const std::vector<uint32_t> DISTANCE_BLOCK_BYTES = {4096, 8192, 16384};
-// LZ4-HC level. Level 9 searches 256 match candidates per position, level 7 64, level 6 32: on
-// the DTM and DTZ streams level 7 is 2.5-3 times faster than 9 for 1-3 % more bytes, and level 6
-// another 1.55 times faster than 7 for 1.8 % more bytes (KQRvKR).
+// LZ4-HC level. Level 9 searches 256 match candidates per position, level 6 32: on the DTM and
+// DTZ streams (KQRvKR) level 6 is about 4 times faster than 9 for a few % more bytes.
 constexpr int DISTANCE_LZ4_LEVEL = 6;
-// Pair codec blocks of DTM and DTZ sections. They are probed at the root
-// only, a few dozen positions per move, so they take blocks 2-8 times WDL's (on KRBvKR's DTM
-// 256-byte blocks alone were 5 % smaller than 64-byte ones); the writer keeps the smallest.
+// Pair codec blocks of DTM and DTZ sections. They are probed at the root only, a few dozen
+// positions per move, so they take larger blocks than WDL's (on KRBvKR's DTM 256-byte blocks
+// alone were 5 % smaller than 64-byte ones); the writer keeps the smallest.
 const std::vector<uint32_t> DISTANCE_PAIR_BLOCK_BYTES = {64, 128, 256};
 
 }  // namespace
@@ -166,12 +165,11 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of) {
 // Samples for choosing a storage order, in rounds: each round encodes the candidates left on
 // `segments` stretches of `positions` stored positions (the same stretches for every order,
 // spread over the stream; the whole stream when it is shorter, which ends the choice), and keeps
-// the smallest `keep`. On KBNvKN's White-to-move DTM the 64 x 32768 sample alone picked an order
-// 7 % larger than the 256 x 65536 one's pick. The first round, on short samples, only thins out
-// the 120 orders of a 5-piece table with five index digits (a pawn and three other pieces): on
-// KBNPvK it took the two DTM sections' choice from 49.3 to 36.0 s (both runs beside a table
-// generation on both cores), and its picks made the DTM/DTZ file 0.9 % smaller, not larger
-// (54 145 472 against 54 659 776 bytes).
+// the smallest `keep`. The samples must be long: on KBNvKN's White-to-move DTM a 64 x 32768
+// sample alone picked an order 7 % larger than a 256 x 65536 one's pick. The first round, on
+// short samples, only thins out the 120 orders of a 5-piece table with five index digits (a
+// pawn and three other pieces): on KBNPvK it made the choice faster, and its picks were no
+// worse.
 struct SampleRound {
     uint64_t segments, positions;  // stretches of stored positions, and positions per stretch
     size_t keep;                   // candidates kept for the next round
@@ -520,9 +518,9 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             return e;  // its codes are dropped once the section is chosen
         };
         wdl.push_back(encode(false));
-        // Leaving the promotions to the prober shrank the side with the pawn in KQvKP by 75 % and
-        // in KRvKP by 33 %, but made others a few % larger, where the promotions decide positions
-        // the filling had no trouble with (KPPvK +13 %): so both ways, the smaller kept.
+        // Leaving the promotions to the prober shrinks the pawn's side of some tables a lot
+        // (KQvKP's by 75 %) but makes others larger, where the promotions decide positions the
+        // filling had no trouble with: so both ways, the smaller kept.
         const bool any_promoted =
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
         if (any_promoted) {
@@ -597,11 +595,11 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     // One side to store: where the samples of DTM and DTZ together show one side clearly larger,
-    // it is not encoded at all (KBNPvK: 115 s of the writer's 237 s went to encoding both sides'
-    // DTM and DTZ); otherwise both are, and compared.
+    // it is not encoded at all (encoding both sides' DTM and DTZ was about half the writer's
+    // time on KBNPvK); otherwise both are, and compared.
     bool encode_side[COLOR_NB] = {true, true};
     if (info.one_side_distances && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
-        // KBNPvK: White estimated 54.4 MB, Black 62.8 MB (1.155 times), written 51.6 MB for White.
+        // Clearly: on KBNPvK the samples put Black at 1.155 times White, and White was the smaller.
         constexpr double CLEARLY_LARGER = 1.15;
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;

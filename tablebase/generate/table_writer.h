@@ -42,8 +42,8 @@ struct GenerationInfo {
 // and with a resolved DTM. Smaller tables keep the index's order (the choice would take most of
 // the 3-4-piece set's generation time for a few hundred KiB), both sides and an exact DTM: a
 // 5-piece probe's captures and promotions end in them, and an exact value there ends the chain
-// at one read. Both sides of the 35 3-4-piece tables cost 11.1 MiB of DTM, their exact DTM 5.8
-// MiB more (FORMAT.md, "Why this layout").
+// at one read, for 5.8 MiB more than a resolved DTM over the 35 3-4-piece tables (FORMAT.md,
+// "Why this layout").
 constexpr int COMPACT_MIN_PIECES = 5;
 
 // How `material` is written: the one form of the format for a table of its size.

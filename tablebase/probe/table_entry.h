@@ -53,8 +53,7 @@ inline uint64_t key_of(const PieceOn* pieces, int n) {
 }
 // The slot table is masked to its low bits, so the hash must mix every count into them: the
 // black counts sit in the key's bits 36-59, which a product alone carries only into higher bits
-// (before, `key * K >> 20` ignored them, and a lookup probed 14.6 slots on average on the
-// 3-5-piece set; now 1.2).
+// (`key * K >> 20` ignored them: a lookup probed 14.6 slots on average on the 3-5-piece set).
 inline uint64_t slot_hash(uint64_t key) { return ((key ^ (key >> 31)) * 0x9E3779B97F4A7C15ull) >> 40; }
 
 inline int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
@@ -181,8 +180,8 @@ struct Tablebases::Entry {
         files[kind] = std::move(f);
         state[kind].store(OPEN, std::memory_order_release);
         // DTM is probed one move deep (captures, a left-out side): checkpoints in its blocks are
-        // worth 4.7 % more memory. Building them decodes the section (0.45 s on KRPvKB's 67 MB):
-        // off the caller's path where files open in the background.
+        // worth their memory. Building them decodes the section (0.45 s on KRPvKB's DTM): off
+        // the caller's path where files open in the background.
         const TableFile* opened = files[kind].get();
         if (kind == KIND_DISTANCE && owner.open_in_background_)
             owner.opener_.post([opened](const std::atomic<bool>& stop) { opened->build_checkpoints(&stop); });

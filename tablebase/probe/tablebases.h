@@ -97,9 +97,8 @@ public:
     // For the engine: a DTM/DTZ file larger than `sync_below_bytes` and not in the page cache
     // (when `open_cached_at_once`) is opened by a background thread on its first probe, and
     // until it is open the probes answer without DTM and DTZ (the root falls back to WDL and
-    // search for that move). Opening checksums the whole file: the largest 5-piece file
-    // (531 MB) not in the page cache takes 0.6-0.7 s here, which would stall a timed search;
-    // a cached one takes 0.1 s.
+    // search for that move). Opening checksums the whole file: the largest 5-piece file, not in
+    // the page cache, takes most of a second, which would stall a timed search.
     // Off by default: tools wait for the file. Call between searches, like set_paths().
     void open_distance_files_in_background(bool on, uint64_t sync_below_bytes = uint64_t(16) << 20,
                                            bool open_cached_at_once = true);
@@ -109,8 +108,7 @@ public:
     void set_resident_wdl_budget(uint64_t bytes) { resident_budget_ = bytes; }
     // WDL files are copied into memory in huge pages when they open, and their readers' tables
     // built there (HugePageArena): WDL probes 12-13 % faster than from the page cache's mapping,
-    // for 368 MiB of memory with every 3-5-piece table open (253 MiB of it the copies, the rest
-    // tables the readers had on the heap before). A refused file's copy stays until the next
+    // for the files' size in memory (bench/README.md). A refused file's copy stays until the next
     // set_paths(). Off, files are read where they are mapped. On by default. Call before the
     // first probe, like set_paths().
     void copy_wdl_files_to_memory(bool on) { wdl_in_memory_ = on; }
@@ -118,8 +116,8 @@ public:
     // decoded whole (set_resident_wdl_budget); 0 with the copies off.
     uint64_t wdl_memory_bytes() const { return wdl_memory_ ? wdl_memory_->bytes_allocated() : 0; }
     // DTM and DTZ sections get checkpoints in their blocks when their file opens
-    // (TableFile::build_checkpoints: DTM probes a third faster from the first, 10.9 % more memory
-    // for DTM and 4.4 % for DTZ, 0.45 s to build on KRPvKB's DTM): by the background thread when
+    // (TableFile::build_checkpoints: DTM probes a third faster from the first, for their memory
+    // and a decode of the section to build them): by the background thread when
     // files open in the background, else only with this on, at the open (a tool that probes a
     // few positions would wait longer for them than they save). Call before the first probe,
     // like set_paths().

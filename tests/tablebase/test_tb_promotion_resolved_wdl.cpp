@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // KQvKP and KRvKP: Black's pawn promotes, and the side that owns it is the one to gain (KQvKP's
-// was 75 % smaller, KRvKP's 33 %: FORMAT.md). White has no pawn: its sections stay as they were.
+// by 75 %: FORMAT.md). White has no pawn: its sections stay as they were.
 const std::vector<const char*> TABLES = {"KQvKP", "KRvKP"};
 
 // A copy of the test tables, as the writer wrote them.
