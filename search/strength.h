@@ -5,11 +5,10 @@
 //
 // The scale is Stockfish's (whose UCI_Elo is anchored to the CCRL rating list), calibrated by
 // matches against Debian's Stockfish 15.1 limited to the same UCI_Elo (scripts/calibrate-elo,
-// 10+0.1; figures in bench/README.md) with the embedded net pythia-2: 240 games at eight points
-// over two mappings gave a rating that rises linearly with the level, 1265 + 60.6 x level by
-// least squares (the points scatter around it by 71 Elo rms, about their own error of 55-80),
-// so that is the mapping, and full strength (level 20) is about 2480 on that scale at that time
-// control. A new net or search moves these figures: measure again and refit.
+// 10+0.1; figures in bench/README.md) with the embedded net: the measured rating rises linearly
+// with the level, so the mapping is the least-squares line through the measured points
+// (STRENGTH_ELO_LEVEL_0 and STRENGTH_ELO_LEVEL_20), the points scattering around it by about their
+// own error. A new net or search moves the line: measure again and refit.
 #pragma once
 
 #include <cstdint>

@@ -2,11 +2,12 @@
 // anonymous memory that the kernel is asked to back with 2 MiB pages (madvise MADV_HUGEPAGE),
 // handed out in pieces and released all together when the arena dies.
 //
-// Why: a probe of a 5-piece WDL table reads a few cache lines at random places of a 253 MB
-// set. With 4 KiB pages nearly every one of those reads also misses the TLB, and a page walk
-// under a virtual machine's nested paging costs as much as a cache miss. The same reads from
-// memory in 2 MiB pages made WDL probes 12-13 % faster (bench/README.md). Where the kernel gives no huge pages (transparent huge pages off), the
-// memory works the same in small pages.
+// Why: a probe of a 5-piece WDL table reads a few cache lines at random places of a set of
+// hundreds of MB. With 4 KiB pages nearly every one of those reads also misses the TLB, and a
+// page walk under a virtual machine's nested paging costs as much as a cache miss. The same
+// reads from memory in 2 MiB pages made WDL probes 12-13 % faster (bench/README.md). Where the
+// kernel gives no huge pages (transparent huge pages off), the memory works the same in small
+// pages.
 #pragma once
 
 #include <cstddef>

@@ -43,7 +43,7 @@ public:
     double resident_fraction() const;
     // Changes how the mapping will be read. A RANDOM mapping reads one page from disk per
     // fault: a caller about to read the whole file once (a checksum) switches to SEQUENTIAL
-    // for that, which reads a 257 MB table from disk 10 times faster here, and back after.
+    // for that, which reads a large table from disk about 10 times faster, and back after.
     // Nothing for a copy.
     void advise(Access access) const;
 

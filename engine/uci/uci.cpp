@@ -152,9 +152,9 @@ void UciEngine::declare_options() {
     // cover (engine/server/README.md).
     options_.add_string("TablebaseURL", "");
     options_.add_spin("TablebaseURLTimeout", 50, 1, 5000);
-    // WDL files copied into memory in huge pages: probes 12-13 % faster, 253 MiB more memory
-    // with the whole 3-5-piece set (bench/README.md). Off for
-    // many engines on one small machine. The tables are opened again either way.
+    // WDL files copied into memory in huge pages: probes 12-13 % faster, for the files' size in
+    // memory (bench/README.md). Off for many engines on one small machine. The tables are
+    // opened again either way.
     options_.add_check("TBWDLInMemory", true, [this](const Option& o) {
         tablebases_.copy_wdl_files_to_memory(o.check());
         load_tablebases(options_.find("TablebasePath")->value, [this](const std::string& line) { info_string(line); });
