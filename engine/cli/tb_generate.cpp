@@ -104,11 +104,21 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// --dry-run: the tables a run would generate (those not stored and valid in the folder, and
+// what they depend on), in the order it would, with their index sizes; nothing is written.
+int list_planned_tables(const TableArgs& a) {
+    for (const Material& m : with_dependencies(a.tables))
+        if (!table_files_valid(a.dir, m)) std::printf("%s %llu\n", m.name().c_str(), (unsigned long long)TableIndex(m).size());
+    return EXIT_OK;
+}
+
 }  // namespace
 
 int tb_generate_command(const Args& args) {
-    const TableArgs a = parse_table_args(args);
+    bool dry_run = false;
+    const TableArgs a = parse_table_args(args, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
     if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");
+    if (dry_run) return list_planned_tables(a);
     std::error_code ec;
     fs::create_directories(a.dir, ec);
     if (ec) {

@@ -23,13 +23,13 @@ struct Outcome {
     std::string out, err;
 };
 
-// Runs pythia with `args`, feeding `input` to its stdin; stdout and stderr apart.
-Outcome run_pythia(const std::string& args, const std::string& input = "") {
+// Runs `program` with `args`, feeding `input` to its stdin; stdout and stderr apart.
+Outcome run_program(const std::string& program, const std::string& args, const std::string& input = "") {
     const fs::path dir = test::scratch_dir("cli");
     {
         std::ofstream(dir / "in") << input;
     }
-    const std::string command = std::string(PYTHIA_BINARY) + " " + args + " < " + (dir / "in").string() + " > " +
+    const std::string command = program + " " + args + " < " + (dir / "in").string() + " > " +
                                 (dir / "out").string() + " 2> " + (dir / "err").string();
     const int status = std::system(command.c_str());
     auto slurp = [](const fs::path& p) {
@@ -38,6 +38,10 @@ Outcome run_pythia(const std::string& args, const std::string& input = "") {
         return s.str();
     };
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+Outcome run_pythia(const std::string& args, const std::string& input = "") {
+    return run_program(PYTHIA_BINARY, args, input);
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -224,7 +228,15 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
 TEST_CASE("tb generate writes each table in its final form, checked, and resumes a stopped run", "[tb][cli][generate]") {
     const fs::path dir = test::scratch_dir("generate-cli");
     fs::create_directory(dir / ".staging-999999999");  // left by a generator that was killed
-    Outcome r = run_pythia("tb generate KRvK KQvK --threads 2 --dir " + dir.string());
+    // --dry-run lists what a run would generate, in order, with the index sizes, and writes nothing.
+    auto planned = [](const char* name) {
+        return std::string(name) + " " + std::to_string(tb::TableIndex(*tb::Material::parse(name)).size()) + "\n";
+    };
+    Outcome r = run_pythia("tb generate KRvK KQvK --dry-run --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK(r.out == planned("KRvK") + planned("KQvK"));
+    CHECK_FALSE(fs::exists(dir / "KRvK.pytw"));
+    r = run_pythia("tb generate KRvK KQvK --threads 2 --dir " + dir.string());
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);
     CHECK_THAT(r.err, Catch::Contains("2 tables to generate"));
@@ -252,6 +264,8 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
     CHECK(r.status == 0);
     CHECK_THAT(r.out, Catch::Contains("generated 0 tables, 2 already present"));
+    r = run_pythia("tb generate KRvK KQvK KPvK --dry-run --dir " + dir.string());
+    CHECK(r.out == planned("KBvK") + planned("KNvK") + planned("KPvK"));  // what its promotions lead into
     {
         std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB";
     }
@@ -344,3 +358,29 @@ TEST_CASE("pythia perft --chess960 counts a Fischer Random position as the publi
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("illegal FEN"));
 }
+
+#ifdef PYTHIA_TB_COMPARE
+TEST_CASE("tb-compare passes the same tables and names a table whose values differ", "[tb][bench]") {
+    const fs::path a = test::scratch_dir("compare-a"), same = test::scratch_dir("compare-same"),
+                   other = test::scratch_dir("compare-other");
+    test::generate_and_write({"KRvK"}, a, tb::GenerationInfo{});
+    for (const auto& f : fs::directory_iterator(a)) fs::copy_file(f.path(), same / f.path().filename());
+    Outcome r = run_program(PYTHIA_TB_COMPARE, a.string() + " " + same.string());
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("KRvK     same: ") && Catch::Contains("all the same"));
+
+    // The same table with one won position made a draw (DTM and DTZ, so that the WDL file
+    // stores a draw there too): one position's values and one WDL answer differ.
+    auto t = tb::generate_table(*tb::Material::parse("KRvK"), tb::TableSet{});
+    uint64_t changed = 0;
+    while (!tb::is_win(t->dtm[WHITE][changed])) ++changed;
+    t->dtm[WHITE][changed] = t->dtz[WHITE][changed] = tb::VALUE_UNKNOWN;
+    std::string error;
+    REQUIRE(tb::write_table_files(*t, other, tb::GenerationInfo{}, &error));
+    r = run_program(PYTHIA_TB_COMPARE, a.string() + " " + other.string() + " KRvK");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.out, Catch::Contains("KRvK     DIFFERENT: ") && Catch::Contains(", 1 with other DTM or DTZ;"));
+    CHECK_THAT(r.out, Catch::Contains("1 differ"));
+}
+#endif
