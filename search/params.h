@@ -24,10 +24,53 @@ constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
 // A ply less (more) per this much good (bad) history.
 PYTHIA_TUNABLE(LMR_HISTORY_DIVISOR, 8000, 3000, 16000);
 
-// Time: after each iteration the search stops once this share of the move's budget (the time
+// The clock: the time manager's budget (search/time_manager.cpp) and the stop after an
+// iteration (search/worker.cpp). Plain constants: scripts/spsa plays by nodes, where the clock
+// does not count; a timed match judges a change. Shares of the clock are in percent.
+//
+// The optimum: the usable clock over the moves to go, plus a share of the increment. Without
+// movestogo (sudden death, increment) the plan is for DEFAULT moves, with it for at most MAX.
+constexpr int TIME_MOVES_TO_GO_DEFAULT = 35;
+constexpr int TIME_MOVES_TO_GO_MAX = 40;
+constexpr int TIME_INCREMENT_PERCENT = 75;
+// The reserve, left out of the plan (but for the last move before the time control): the
+// smaller of a share of the clock and a number of move overheads, each at least MIN_OVERHEAD ms.
+constexpr int TIME_RESERVE_PERCENT = 25;
+constexpr int TIME_RESERVE_OVERHEADS = 5;
+constexpr int TIME_RESERVE_MIN_OVERHEAD_MS = 10;
+// The maximum, where the search stops at once: at most a share of the usable clock (of the
+// whole clock before the time control's last move), and at most so many optimums.
+constexpr int TIME_MAX_PERCENT = 60;
+constexpr int TIME_LAST_MOVE_MAX_PERCENT = 90;
+constexpr int TIME_MAX_OPTIMUMS = 5;
+
+// After each iteration the search stops once this share of the move's budget (the time
 // manager's optimum, scaled by the best move's instability) is used, since the next iteration
 // would most likely not finish within what is left.
 constexpr double TIME_ITERATION_SHARE = 1.0;
+
+// Best-move instability: after each iteration instability = OLD_WEIGHT * instability +
+// NEW_WEIGHT * (BASE + PER_CHANGE * min(changes, MAX_CHANGES)), with the iteration's changes of
+// best move; the budget is the optimum times the instability clamped to [MIN, MAX]. A stable
+// best move stops the search sooner, a changing one later.
+constexpr double INSTABILITY_OLD_WEIGHT = 0.8;
+constexpr double INSTABILITY_NEW_WEIGHT = 0.2;  // the weights sum to 1
+constexpr double INSTABILITY_BASE = 0.7;
+constexpr double INSTABILITY_PER_CHANGE = 0.6;
+constexpr int INSTABILITY_MAX_CHANGES = 4;
+constexpr double INSTABILITY_MIN = 0.6;
+constexpr double INSTABILITY_MAX = 2.0;
+
+// A mate found ends a timed search once the depth exceeds twice its distance (in plies) plus
+// this many plies: deeper iterations would hardly find a shorter one.
+constexpr int MATE_PROVEN_EXTRA_DEPTH = 10;
+
+// The main thread looks at the clock and the node limit every this many nodes.
+constexpr int TIME_CHECK_INTERVAL = 1024;
+
+// From this age of the search (ms) on, the main thread also reports the bound of each failed
+// aspiration search; earlier such lines would only flood the GUI.
+constexpr int REPORT_BOUNDS_AFTER_MS = 3000;
 
 // Aspiration windows: the first half-width around the last score, from this depth on; each
 // failure widens it by half.

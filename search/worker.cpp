@@ -61,13 +61,13 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves) {
     tbhits_.store(0, std::memory_order_relaxed);
     root_depth_ = completed_depth_ = sel_depth_ = 0;
     multipv_ = std::clamp(shared_.multipv, 1, int(root_moves_.size()));
-    check_countdown_ = 1024;
+    check_countdown_ = TIME_CHECK_INTERVAL;
 }
 
 void Worker::count_node() {
     nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (id_ == 0 && --check_countdown_ <= 0) {
-        check_countdown_ = 1024;
+        check_countdown_ = TIME_CHECK_INTERVAL;
         check_time();
     }
 }
@@ -154,7 +154,7 @@ void Worker::iterative_deepening() {
                     root_moves_[pv_idx_].bound = BOUND_EXACT;
                     break;
                 }
-                if (main && shared_.time.elapsed_ms() > 3000 && multipv_ == 1) shared_.report(*this);
+                if (main && shared_.time.elapsed_ms() > REPORT_BOUNDS_AFTER_MS && multipv_ == 1) shared_.report(*this);
                 delta += delta / 2;
             }
             std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_idx_ + 1,
@@ -172,11 +172,13 @@ void Worker::iterative_deepening() {
         // later when it keeps changing. One legal move needs no thought.
         if (shared_.time.time_limited() && !shared_.time.fixed() && !shared_.pondering.load(std::memory_order_relaxed) &&
             !stopping()) {
-            instability = 0.8 * instability + 0.2 * (0.7 + 0.6 * std::min(best_move_changes_, 4));
-            const double budget = shared_.time.optimum_ms() * std::clamp(instability, 0.6, 2.0);
-            const bool mate_proven = is_mate_score(best) && root_depth_ > 2 * (VALUE_MATE - std::abs(best)) + 10;
-            if (root_moves_.size() == 1 || mate_proven ||
-                shared_.time.elapsed_ms() >= budget * search_params::TIME_ITERATION_SHARE)
+            const int changes = std::min(best_move_changes_, INSTABILITY_MAX_CHANGES);
+            instability = INSTABILITY_OLD_WEIGHT * instability +
+                          INSTABILITY_NEW_WEIGHT * (INSTABILITY_BASE + INSTABILITY_PER_CHANGE * changes);
+            const double budget = shared_.time.optimum_ms() * std::clamp(instability, INSTABILITY_MIN, INSTABILITY_MAX);
+            const bool mate_proven =
+                is_mate_score(best) && root_depth_ > 2 * (VALUE_MATE - std::abs(best)) + MATE_PROVEN_EXTRA_DEPTH;
+            if (root_moves_.size() == 1 || mate_proven || shared_.time.elapsed_ms() >= budget * TIME_ITERATION_SHARE)
                 shared_.stop = true;
         }
     }

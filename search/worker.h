@@ -14,6 +14,7 @@
 #include "eval/pawns.h"
 #include "search/history.h"
 #include "search/limits.h"
+#include "search/params.h"
 #include "search/stack.h"
 #include "search/time_manager.h"
 #include "search/tt.h"
@@ -128,7 +129,7 @@ private:
     int pv_idx_ = 0, multipv_ = 1;
     int root_depth_ = 0, completed_depth_ = 0, sel_depth_ = 0;
     int best_move_changes_ = 0;
-    int check_countdown_ = 1024;
+    int check_countdown_ = search_params::TIME_CHECK_INTERVAL;
     Move pv_table_[MAX_PLY + 1][MAX_PLY + 1];
     int pv_length_[MAX_PLY + 1] = {};
 };
