@@ -21,8 +21,15 @@ namespace pythia::search_params {
 PYTHIA_TUNABLE(LMR_BASE, 75, 0, 200);
 PYTHIA_TUNABLE(LMR_DIVISOR, 225, 120, 400);
 constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
+// Captures and promotions are reduced only after this many moves: they come in order of
+// expected gain, so the first few are likely the best.
+constexpr int LMR_TACTICAL_MIN_MOVES = 4;
 // A ply less (more) per this much good (bad) history.
 PYTHIA_TUNABLE(LMR_HISTORY_DIVISOR, 8000, 3000, 16000);
+
+// Extensions (singular and check) only at plies below this many times the iteration's depth,
+// so that a long line of checks cannot make an iteration endless.
+constexpr int EXTENSION_PLY_FACTOR = 2;
 
 // The clock: the time manager's budget (search/time_manager.cpp) and the stop after an
 // iteration (search/worker.cpp). Plain constants: scripts/spsa plays by nodes, where the clock

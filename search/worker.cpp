@@ -379,7 +379,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         int extension = 0;
         if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
             tte.depth >= depth - SINGULAR_TT_DEPTH_MARGIN && tte.value != VALUE_NONE && !is_decisive(tte.value) &&
-            ply < 2 * root_depth_) {
+            ply < EXTENSION_PLY_FACTOR * root_depth_) {
             const Value singular_beta = tte.value - SINGULAR_MARGIN * depth;
             ss->excluded = m;
             const Value v = search<false>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
@@ -387,7 +387,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             if (stopping()) return VALUE_ZERO;
             if (v < singular_beta) extension = 1;
             else if (singular_beta >= beta) return singular_beta;
-        } else if (gives_check && ply < 2 * root_depth_) {
+        } else if (gives_check && ply < EXTENSION_PLY_FACTOR * root_depth_) {
             extension = 1;
         }
         const int new_depth = depth - 1 + extension;
@@ -406,7 +406,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // Step 15. Late move reductions, then principal variation search: later moves get
         // a reduced null-window search first, and only those that beat alpha are searched again.
         Value v = -VALUE_INFINITE;
-        if (depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || move_count > 4) && !is_mate_score(alpha)) {
+        if (depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || move_count > LMR_TACTICAL_MIN_MOVES) &&
+            !is_mate_score(alpha)) {
             int r = reduction(depth, move_count);
             r += !PV;
             r += !improving;
