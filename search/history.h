@@ -8,32 +8,33 @@
 #include <cstring>
 
 #include "engine/core/types.h"
+#include "search/params.h"
 
 namespace pythia {
 
-constexpr int HISTORY_MAX = 16384;
-
 // Moves an entry towards HISTORY_MAX (or -HISTORY_MAX) by `bonus`, slower as it gets there.
 inline void update_history_entry(int16_t& entry, int bonus) {
+    using search_params::HISTORY_MAX;
     bonus = std::clamp(bonus, -HISTORY_MAX, HISTORY_MAX);
     entry = int16_t(entry + bonus - entry * std::abs(bonus) / HISTORY_MAX);
 }
 
-inline int history_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
+inline int history_bonus(int depth) {
+    using namespace search_params;
+    return std::min(HISTORY_BONUS_QUADRATIC * depth * depth + HISTORY_BONUS_LINEAR * depth, HISTORY_BONUS_MAX);
+}
 
 // Correction history: what searches from positions with these pawns found beyond the static
 // evaluation, a running average by depth in 1/CORRECTION_GRAIN centipawns, added to the next
 // static evaluations of such positions. An evaluation blind to a pawn structure's worth is
-// corrected after a few searches of it.
+// corrected after a few searches of it. Its learning constants are in search/params.h.
 constexpr int CORRECTION_SIZE = 16384;  // entries per side, by the pawn key
-constexpr int CORRECTION_GRAIN = 256;
-constexpr int CORRECTION_MAX = 64;      // centipawns
-constexpr int CORRECTION_WEIGHT_MAX = 16;
 
 inline void update_correction(int32_t& entry, int difference, int depth) {
+    using namespace search_params;
     const int weight = std::min(depth + 1, CORRECTION_WEIGHT_MAX);
     const int scaled = std::clamp(difference, -CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-    entry = (entry * (256 - weight) + scaled * weight) / 256;
+    entry = (entry * (CORRECTION_WEIGHT_SCALE - weight) + scaled * weight) / CORRECTION_WEIGHT_SCALE;
 }
 
 // Continuation history of one previous move (piece and destination): [piece][to] of the reply.

@@ -131,6 +131,21 @@ constexpr int SINGULAR_MARGIN = 2;
 // Quiescence futility: a capture whose victim plus this margin cannot reach alpha is skipped.
 PYTHIA_TUNABLE(QS_FUTILITY_MARGIN, 210, 50, 350);
 
+// History (search/history.h): entries saturate at +-HISTORY_MAX (they are int16_t), and a cutoff
+// moves them by min(QUADRATIC * depth^2 + LINEAR * depth, BONUS_MAX).
+constexpr int HISTORY_MAX = 16384;
+PYTHIA_TUNABLE(HISTORY_BONUS_QUADRATIC, 16, 4, 48);
+PYTHIA_TUNABLE(HISTORY_BONUS_LINEAR, 32, 0, 128);
+PYTHIA_TUNABLE(HISTORY_BONUS_MAX, 1600, 400, 4000);
+
+// Correction history (search/history.h): per pawn structure, a running average of the search's
+// result minus the static evaluation, in 1/CORRECTION_GRAIN centipawns. Each difference is
+// clipped to +-CORRECTION_MAX centipawns and weighs min(depth + 1, WEIGHT_MAX) / WEIGHT_SCALE.
+constexpr int CORRECTION_GRAIN = 256;
+PYTHIA_TUNABLE(CORRECTION_MAX, 64, 16, 160);
+PYTHIA_TUNABLE(CORRECTION_WEIGHT_MAX, 16, 4, 64);
+constexpr int CORRECTION_WEIGHT_SCALE = 256;
+
 // A tablebase cut is stored as if searched this much deeper.
 constexpr int TB_STORE_EXTRA_DEPTH = 6;
 

@@ -107,8 +107,8 @@ private:
     // decisive value as it is), kept short of the decisive range.
     Value corrected(Value raw) {
         if (is_decisive(raw)) return raw;
-        return std::clamp<Value>(raw + correction_entry() / CORRECTION_GRAIN, VALUE_TB_LOSS_IN_MAX_PLY + 1,
-                                 VALUE_TB_WIN_IN_MAX_PLY - 1);
+        return std::clamp<Value>(raw + correction_entry() / search_params::CORRECTION_GRAIN,
+                                 VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);
     }
     // The correction history's entry for the side to move and these pawns.
     int32_t& correction_entry() { return history_.correction[pos_.side_to_move()][pos_.pawn_key() % CORRECTION_SIZE]; }
