@@ -1,8 +1,11 @@
 #include "search/movepick.h"
 
+#include "search/params.h"
 #include "search/see.h"
 
 namespace pythia {
+
+using namespace search_params;
 
 namespace {
 
@@ -36,8 +39,9 @@ void MovePicker::score_moves(const History& history, const SearchStack* ss, Move
             moves_[i].score = UNDER_PROMOTION;
         } else if (capture || m.kind() == Move::PROMOTION) {
             const PieceType victim = m.kind() == Move::EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
-            moves_[i].score = GOOD_CAPTURE + 16 * SEE_VALUE[victim] + (m.kind() == Move::PROMOTION ? 8000 : 0) +
-                              history.capture[mover][m.to()][victim] / 8;
+            moves_[i].score = GOOD_CAPTURE + ORDER_MVV_WEIGHT * SEE_VALUE[victim] +
+                              (m.kind() == Move::PROMOTION ? ORDER_PROMOTION_BONUS : 0) +
+                              history.capture[mover][m.to()][victim] / ORDER_CAPTURE_HISTORY_DIVISOR;
         } else if (m == ss->killers[0]) {
             moves_[i].score = KILLER + 2;
         } else if (m == ss->killers[1]) {
@@ -61,7 +65,7 @@ Move MovePicker::next() {
         for (int i = current_ + 1; i < count_; ++i)
             if (moves_[i].score > moves_[best].score) best = i;
         // A capture that loses material waits until after the quiet moves.
-        if (moves_[best].score >= GOOD_CAPTURE - 4096 && !see_ge(pos_, moves_[best].move, 0)) {
+        if (moves_[best].score >= GOOD_CAPTURE - ORDER_CAPTURE_BAND && !see_ge(pos_, moves_[best].move, 0)) {
             moves_[best].score = BAD_CAPTURE + moves_[best].score - GOOD_CAPTURE;
             continue;
         }

@@ -146,6 +146,17 @@ PYTHIA_TUNABLE(CORRECTION_MAX, 64, 16, 160);
 PYTHIA_TUNABLE(CORRECTION_WEIGHT_MAX, 16, 4, 64);
 constexpr int CORRECTION_WEIGHT_SCALE = 256;
 
+// Move ordering (search/movepick.cpp): a capture or queen promotion scores MVV_WEIGHT times the
+// victim's SEE value, plus PROMOTION_BONUS for a promotion, plus its capture history divided by
+// CAPTURE_HISTORY_DIVISOR, above every quiet move.
+PYTHIA_TUNABLE(ORDER_MVV_WEIGHT, 16, 4, 64);
+PYTHIA_TUNABLE(ORDER_PROMOTION_BONUS, 8000, 0, 16000);
+constexpr int ORDER_CAPTURE_HISTORY_DIVISOR_MIN = 4;
+PYTHIA_TUNABLE(ORDER_CAPTURE_HISTORY_DIVISOR, 8, ORDER_CAPTURE_HISTORY_DIVISOR_MIN, 32);
+// How far below the good captures' base score a capture can fall (by its capture history), so
+// that every move scored within it is a capture or promotion whose SEE the picker checks.
+constexpr int ORDER_CAPTURE_BAND = HISTORY_MAX / ORDER_CAPTURE_HISTORY_DIVISOR_MIN;
+
 // A tablebase cut is stored as if searched this much deeper.
 constexpr int TB_STORE_EXTRA_DEPTH = 6;
 
