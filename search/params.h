@@ -163,4 +163,10 @@ constexpr int TB_STORE_EXTRA_DEPTH = 6;
 // The transposition table is not trusted this close to the 50-move horizon.
 constexpr int TT_RULE50_LIMIT = 90;
 
+// Transposition table replacement (search/tt.cpp): a result of this search stays unless the new
+// one for the same position is exact or at most KEEP_DEPTH_MARGIN plies shallower; among other
+// positions the shallowest entry goes, each search of age counting as AGE_PLIES plies less.
+constexpr int TT_KEEP_DEPTH_MARGIN = 3;
+constexpr int TT_AGE_PLIES = 8;
+
 }  // namespace pythia::search_params

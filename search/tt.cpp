@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <new>
 
+#include "search/params.h"
+
 namespace pythia {
 
 namespace {
@@ -69,7 +71,7 @@ void TranspositionTable::store(Key key, int ply, Move move, Value value, Value e
             if (data) {
                 if (!move) move = move_of(data);
                 if (bound != BOUND_EXACT && generation_of(data) == generation_ &&
-                    stored_depth(data) - DEPTH_OFFSET > depth + 3)
+                    stored_depth(data) - DEPTH_OFFSET > depth + search_params::TT_KEEP_DEPTH_MARGIN)
                     return;
             }
             target = &e;
@@ -77,7 +79,7 @@ void TranspositionTable::store(Key key, int ply, Move move, Value value, Value e
         }
         // Otherwise replace the shallowest entry, counting older searches as shallower.
         const int age = (generation_ - generation_of(data)) & 63;
-        const int worth = stored_depth(data) - 8 * age;
+        const int worth = stored_depth(data) - search_params::TT_AGE_PLIES * age;
         if (worth < worst) {
             worst = worth;
             target = &e;
