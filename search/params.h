@@ -169,4 +169,16 @@ constexpr int TT_RULE50_LIMIT = 90;
 constexpr int TT_KEEP_DEPTH_MARGIN = 3;
 constexpr int TT_AGE_PLIES = 8;
 
+// The strength limit (search/strength.cpp), on the levels 0-20 of search/strength.h: at most
+// NODES_LEVEL_0 * NODES_GROWTH^level nodes, and each candidate root move a random bonus below
+// NOISE_LEVEL_0 * (1 - level / 20)^2 centipawns. Calibrated with the Elo scale there, not tuned.
+constexpr double STRENGTH_NODES_LEVEL_0 = 400.0;
+constexpr double STRENGTH_NODES_GROWTH = 1.53;  // per level
+constexpr double STRENGTH_NOISE_LEVEL_0 = 300.0;
+
+// UCI_ShowWDL's model (search/wdl.h): the win chance of a score x is
+// 1 / (1 + exp((WDL_MIDPOINT - x) / WDL_SCALE)), both in centipawns.
+constexpr double WDL_MIDPOINT = 150.0;
+constexpr double WDL_SCALE = 55.0;
+
 }  // namespace pythia::search_params

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "search/params.h"
+
 namespace pythia {
 
 double StrengthLimit::level() const {
@@ -12,11 +14,13 @@ double StrengthLimit::level() const {
 
 int StrengthLimit::depth_cap() const { return 1 + int(level()); }
 
-uint64_t StrengthLimit::node_cap() const { return uint64_t(400.0 * std::pow(1.53, level())); }
+uint64_t StrengthLimit::node_cap() const {
+    return uint64_t(search_params::STRENGTH_NODES_LEVEL_0 * std::pow(search_params::STRENGTH_NODES_GROWTH, level()));
+}
 
 int StrengthLimit::noise_centipawns() const {
     const double weakness = 1.0 - level() / 20.0;
-    return int(std::lround(300.0 * weakness * weakness));
+    return int(std::lround(search_params::STRENGTH_NOISE_LEVEL_0 * weakness * weakness));
 }
 
 void StrengthLimit::restrict(SearchLimits& limits) const {

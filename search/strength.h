@@ -34,8 +34,8 @@ struct StrengthLimit {
     double level() const;
     bool active() const { return enabled && level() < 20.0; }
     int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19
-    uint64_t node_cap() const;    // nodes at most: 400 at level 0, about 1.3 M at level 19
-    int noise_centipawns() const;  // the largest random bonus of a root move: 300, 75 at level 10, 0 at 20
+    uint64_t node_cap() const;    // nodes at most (search/params.h): about 1.3 M at level 19
+    int noise_centipawns() const;  // the largest random bonus of a root move: level 0's, a quarter at 10, 0 at 20
     // Applies the caps to a `go`'s limits (keeping any smaller limit of the GUI's); `go
     // infinite` and `go ponder` get the depth cap only.
     void restrict(SearchLimits& limits) const;

@@ -7,13 +7,16 @@
 #include <cmath>
 
 #include "eval/score.h"
+#include "search/params.h"
 
 namespace pythia {
 
 inline std::array<int, 3> wdl_from_score(Value v) {
     if (v >= VALUE_TB_WIN_IN_MAX_PLY) return {1000, 0, 0};
     if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return {0, 0, 1000};
-    auto chance = [](double x) { return 1000.0 / (1.0 + std::exp((150.0 - x) / 55.0)); };
+    auto chance = [](double x) {
+        return 1000.0 / (1.0 + std::exp((search_params::WDL_MIDPOINT - x) / search_params::WDL_SCALE));
+    };
     const int win = int(std::lround(chance(v))), loss = int(std::lround(chance(-v)));
     return {win, 1000 - win - loss, loss};
 }
