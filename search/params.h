@@ -1,10 +1,14 @@
-// The search's tuning constants, in one place and by name (as eval/params.h holds the
-// evaluation's). Margins are in centipawns, depths in plies. Changing one changes the bench
-// signature and needs a match (scripts/match --sprt) before it is kept.
+// The search's constants, in one place and by name (as eval/params.h holds the evaluation's):
+// pruning, reductions and extensions, the histories and move ordering, the transposition table,
+// the clock, the strength limit. Margins are in centipawns, depths in plies. Changing one
+// changes the bench signature (but for the clock's, the strength limit's and the WDL model's,
+// which the bench does not use). A change needs a match (scripts/match --sprt) before it is
+// kept, a timed one for the clock's; the strength limit's need a new calibration.
 //
-// The margins are PYTHIA_TUNABLE(name, value, min, max): constants here, UCI options in the
-// tuning build, where scripts/spsa moves them by SPSA within [min, max]. Depth limits stay plain
-// constants: a step of one ply is too coarse for SPSA.
+// The margins and weights are PYTHIA_TUNABLE(name, value, min, max): constants here, UCI options
+// in the tuning build, where scripts/spsa moves them by SPSA within [min, max]. Depth limits and
+// move counts stay plain constants, as a step of one is too coarse for SPSA, and so do the scales
+// other constants are measured in and what a node-limited game does not see.
 //
 // The margins measured in evaluation units (aspiration, RFP, razoring, null move's eval
 // divisor, futility, quiescence futility) are 1.4 times those tuned with the hand-written
