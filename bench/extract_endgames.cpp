@@ -23,16 +23,16 @@
 #include <set>
 #include <string>
 
-#include "bench/uci_engine_process.h"
 #include "book/pgn_game.h"
 #include "book/pgn_reader.h"
+#include "tests/uci/engine_process.h"
 
 using namespace pythia;
 
 namespace {
 
 // The engine's last score for the position at `depth`, side to move's view; a mate is +-100000.
-int search_score(bench::Engine& engine, const std::string& fen, int depth) {
+int search_score(test::EngineProcess& engine, const std::string& fen, int depth) {
     engine.send("ucinewgame");
     engine.send("position fen " + fen);
     engine.send("go depth " + std::to_string(depth));
@@ -85,9 +85,9 @@ int main(int argc, char** argv) {
         std::cerr << "extract-endgames: cannot open " << argv[1] << '\n';
         return 1;
     }
-    std::unique_ptr<bench::Engine> engine;
+    std::unique_ptr<test::EngineProcess> engine;
     if (window_lo >= 0) {
-        engine = std::make_unique<bench::Engine>(engine_path);
+        engine = std::make_unique<test::EngineProcess>(engine_path);
         engine->send("uci");
         engine->wait_for("uciok");
         engine->send("setoption name Threads value 1");

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/uci_engine_process.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
+#include "tests/uci/engine_process.h"
 
 using namespace pythia;
-using pythia::bench::Engine;
+using pythia::test::EngineProcess;
 
 namespace {
 
@@ -46,8 +46,8 @@ double rules_result(const Position& pos) {
     return -1;
 }
 
-std::unique_ptr<Engine> start_engine(const std::string& path, const std::string& eval_file) {
-    auto e = std::make_unique<Engine>(path);
+std::unique_ptr<EngineProcess> start_engine(const std::string& path, const std::string& eval_file) {
+    auto e = std::make_unique<EngineProcess>(path);
     e->send("uci");
     e->wait_for("uciok");
     for (const char* option : {"Threads value 1", "Hash value 16", "OwnBook value false"})
@@ -123,11 +123,11 @@ int main(int argc, char** argv) {
             const bool net_white = g % 2 == 0;
             Position pos;
             if (!pos.set_fen(fen + " 0 1")) throw std::runtime_error("bad opening: " + fen);
-            for (Engine* e : {net.get(), base.get()}) e->send("ucinewgame");
+            for (EngineProcess* e : {net.get(), base.get()}) e->send("ucinewgame");
             std::string moves;
             double result = -1;
             for (int ply = 0; ply < o.max_plies && (result = rules_result(pos)) < 0; ++ply) {
-                Engine& e = (pos.side_to_move() == WHITE) == net_white ? *net : *base;
+                EngineProcess& e = (pos.side_to_move() == WHITE) == net_white ? *net : *base;
                 e.send("position fen " + fen + " 0 1 moves" + moves);
                 e.send(go);
                 const std::string line = e.wait_for("bestmove");

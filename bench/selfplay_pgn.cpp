@@ -22,10 +22,10 @@
 #include "book/opening_book.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
-#include "bench/uci_engine_process.h"
+#include "tests/uci/engine_process.h"
 
 using namespace pythia;
-using pythia::bench::Engine;
+using pythia::test::EngineProcess;
 
 namespace {
 
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     }
     std::mt19937_64 rng(o.seed);
     try {
-        Engine engine(o.engine);
+        EngineProcess engine(o.engine);
         engine.send("uci");
         engine.wait_for("uciok");
         engine.send("setoption name Threads value 1");

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/uci_engine_process.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "engine/core/random_position.h"
 #include "tablebase/probe/tablebases.h"
+#include "tests/uci/engine_process.h"
 
 using namespace pythia;
-using pythia::bench::Engine;
+using pythia::test::EngineProcess;
 
 namespace {
 
@@ -44,7 +44,8 @@ std::string pieces_of(const std::string& material) {
     return out;
 }
 
-Move engine_move(Engine& e, const std::string& fen, const std::vector<Move>& moves, const Position& now, int ms) {
+Move engine_move(EngineProcess& e, const std::string& fen, const std::vector<Move>& moves, const Position& now,
+                 int ms) {
     std::string cmd = "position fen " + fen;
     if (!moves.empty()) cmd += " moves";
     for (Move m : moves) cmd += " " + move_to_uci(m);
@@ -62,7 +63,7 @@ struct Game {
     std::string why;
 };
 
-Game play(Engine& pythia, Engine& opponent, const Position& start, const Options& o) {
+Game play(EngineProcess& pythia, EngineProcess& opponent, const Position& start, const Options& o) {
     Position pos = start;
     const std::string fen = start.fen();
     std::vector<Move> moves;
@@ -71,7 +72,7 @@ Game play(Engine& pythia, Engine& opponent, const Position& start, const Options
         if (pos.is_fifty_move_draw()) return {End::DRAW, ply, "50-move rule"};
         if (pos.is_threefold_repetition()) return {End::DRAW, ply, "threefold repetition"};
         if (pos.has_insufficient_material()) return {End::DRAW, ply, "insufficient material"};
-        Engine& e = pos.side_to_move() == WHITE ? pythia : opponent;
+        EngineProcess& e = pos.side_to_move() == WHITE ? pythia : opponent;
         const Move m = engine_move(e, fen, moves, pos, o.movetime);
         if (!m) return {End::ILLEGAL, ply, pos.side_to_move() == WHITE ? "Pythia" : "opponent"};
         pos.do_move(m);
@@ -105,8 +106,8 @@ int main(int argc, char** argv) {
     tb::Tablebases tables;
     for (const std::string& line : tables.set_paths(o.dir)) std::fprintf(stderr, "%s\n", line.c_str());
 
-    Engine pythia(o.pythia), opponent(o.opponent);
-    for (Engine* e : {&pythia, &opponent}) {
+    EngineProcess pythia(o.pythia), opponent(o.opponent);
+    for (EngineProcess* e : {&pythia, &opponent}) {
         e->send("uci");
         e->wait_for("uciok");
     }
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
             const auto wdl = tables.probe_wdl(*start);
             const auto dtm = tables.probe_dtm(*start);
             if (!wdl || *wdl != 2 || !dtm) continue;
-            for (Engine* e : {&pythia, &opponent}) e->send("ucinewgame");
+            for (EngineProcess* e : {&pythia, &opponent}) e->send("ucinewgame");
             const Game g = play(pythia, opponent, *start, o);
             ++games;
             if (g.end == End::MATE) {

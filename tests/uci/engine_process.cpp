@@ -1,4 +1,4 @@
-#include "uci/engine_process.h"
+#include "tests/uci/engine_process.h"
 
 #include <csignal>
 #include <cstring>
@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 namespace pythia::test {
+
+EngineProcess::EngineProcess() : EngineProcess(PYTHIA_BINARY) {}
 
 EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<std::string>& args) {
     int in[2], out[2];
@@ -41,7 +43,8 @@ EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<s
 }
 
 EngineProcess::~EngineProcess() {
-    if (to_child_ >= 0) close(to_child_);
+    if (to_child_ >= 0 && !exited_) send("quit");
+    close_input();
     if (!exited_ && pid_ > 0) {
         if (!wait_exit(2000)) {
             kill(pid_, SIGKILL);
@@ -76,10 +79,15 @@ std::optional<std::string> EngineProcess::next_line(std::chrono::steady_clock::t
             buffer_.erase(0, nl + 1);
             return line;
         }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return std::nullopt;
+        int wait_ms = -1;  // no deadline
+        if (deadline != std::chrono::steady_clock::time_point::max()) {
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return std::nullopt;
+            wait_ms = int(left.count());
+        }
         pollfd fd{from_child_, POLLIN, 0};
-        int r = poll(&fd, 1, int(left.count()));
+        int r = poll(&fd, 1, wait_ms);
         if (r <= 0) continue;
         char chunk[4096];
         ssize_t n = read(from_child_, chunk, sizeof chunk);
@@ -102,6 +110,12 @@ std::vector<std::string> EngineProcess::read_for(int ms) {
     std::vector<std::string> lines;
     read_until([](const std::string&) { return false; }, ms, &lines);
     return lines;
+}
+
+std::string EngineProcess::wait_for(const std::string& prefix) {
+    while (auto line = next_line(std::chrono::steady_clock::time_point::max()))
+        if (line->rfind(prefix, 0) == 0) return *line;
+    throw std::runtime_error("the engine stopped answering");
 }
 
 std::optional<int> EngineProcess::wait_exit(int timeout_ms) {

@@ -1,5 +1,7 @@
-// A running `pythia` child process with pipes to its stdin and stdout, for protocol tests.
-// Every read has a timeout, so a hanging engine fails the test instead of blocking it.
+// A UCI engine as a child process, spoken to line by line over pipes to its stdin and stdout:
+// the protocol tests' `pythia` (every read with a timeout, so that a hanging engine fails the
+// test instead of blocking it) and the benchmark programs' engines (bench/), which wait as long
+// as a search takes. One library, pythia_engine_process (the top-level CMakeLists.txt).
 #pragma once
 
 #include <chrono>
@@ -14,8 +16,10 @@ namespace pythia::test {
 
 class EngineProcess {
 public:
-    explicit EngineProcess(const std::vector<std::string>& args = {}) : EngineProcess(PYTHIA_BINARY, args) {}
-    EngineProcess(const std::string& binary, const std::vector<std::string>& args);
+    // The `pythia` of this build (PYTHIA_BINARY).
+    EngineProcess();
+    explicit EngineProcess(const std::string& binary, const std::vector<std::string>& args = {});
+    // Sends "quit", closes the engine's input and waits up to 2 s for it to exit, then kills it.
     ~EngineProcess();
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
@@ -33,11 +37,15 @@ public:
     }
     // Lines that arrive within `ms` (for checking that nothing unwanted is sent).
     std::vector<std::string> read_for(int ms);
+    // Reads lines, however long it takes, until one starts with `prefix` (returned); throws
+    // std::runtime_error when the engine's output ends first (it has exited).
+    std::string wait_for(const std::string& prefix);
 
     // Waits for the process to exit; returns its exit status, or nullopt on timeout.
     std::optional<int> wait_exit(int timeout_ms);
 
 private:
+    // The next line, or nullopt at the deadline or the end of the output. No deadline: time_point::max().
     std::optional<std::string> next_line(std::chrono::steady_clock::time_point deadline);
 
     pid_t pid_ = -1;
