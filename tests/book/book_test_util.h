@@ -18,6 +18,7 @@
 #include "book/pgn_game.h"
 #include "book/polyglot_entry.h"
 #include "engine/core/notation.h"
+#include "test_mode.h"
 
 namespace pythia::test {
 
@@ -105,8 +106,7 @@ inline Position position_after(const std::string& moves, const std::string& fen 
 // a missing reference is a failure instead, since scripts/test installs it there.
 inline bool skip_without(bool available, const std::string& what) {
     if (available) return false;
-    const char* ci = std::getenv("CI");
-    if (ci && std::string(ci) == "true") FAIL(what << " is missing under CI=true (scripts/test installs it)");
+    if (in_ci()) FAIL(what << " is missing under CI=true (scripts/test installs it)");
     std::cout << "PYTHIA_TEST_SKIPPED: " << what << " is not installed" << std::endl;
     WARN("skipped: " << what << " is not installed");
     return true;

@@ -54,7 +54,7 @@ const TableValues& table(const char* name) {
 bool truth_available() {
     std::string why;
     if (truth::init_gaviota(&why) && truth::init_syzygy(&why)) return true;
-    if (truth::running_in_ci()) FAIL("truth tables are required under CI: " << why);
+    if (test::in_ci()) FAIL("truth tables are required under CI: " << why);
     std::cout << "PYTHIA_TEST_SKIPPED: " << why << std::endl;
     return false;
 }

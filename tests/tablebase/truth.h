@@ -11,9 +11,8 @@
 namespace pythia::truth {
 
 // The truth folder, or an empty string (with `why` set) when it or the probers are missing.
-// Under CI (environment CI=true) a missing truth folder is a failure, not a skip.
+// Under CI (test::in_ci) the tests that need it fail without it instead of skipping.
 std::string truth_dir(std::string* why = nullptr);
-bool running_in_ci();
 // Another truth folder (holding gaviota/ and syzygy/), e.g. one with 5-piece tables; call it
 // before init_gaviota and init_syzygy.
 void set_truth_dir(const std::string& dir);

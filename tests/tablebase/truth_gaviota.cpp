@@ -14,11 +14,6 @@ namespace pythia::truth {
 // Debian's gaviotatb package: the 3-piece tables.
 constexpr const char* GAVIOTA_DEBIAN_DIR = "/usr/share/gaviotatb/gtb4";
 
-bool running_in_ci() {
-    const char* ci = std::getenv("CI");
-    return ci && std::string(ci) == "true";
-}
-
 namespace {
 std::string& truth_dir_setting() {
     static std::string dir = PYTHIA_TRUTH_DIR;

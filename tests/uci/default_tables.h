@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <string>
 
 #include "tablebase/probe/tablebases.h"
+#include "test_mode.h"
 
 namespace pythia::test {
 
@@ -28,8 +28,7 @@ inline const tb::Tablebases* default_tables() {
 #define REQUIRE_DEFAULT_TABLES()                                                                    \
     const tb::Tablebases* tables = pythia::test::default_tables();                                 \
     if (!tables) {                                                                                  \
-        const char* ci = std::getenv("CI");                                                         \
-        if (ci && std::string(ci) == "true") FAIL("no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR); \
+        if (pythia::test::in_ci()) FAIL("no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR);            \
         WARN("skipped: no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR " (scripts/test makes them)"); \
         return;                                                                                     \
     }

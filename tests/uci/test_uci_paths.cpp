@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "book/book_settings.h"
+#include "test_mode.h"
 #include "uci/engine_process.h"
 
 using namespace pythia;
@@ -48,8 +49,7 @@ std::vector<std::string> handshake(EngineProcess& e) {
 
 TEST_CASE("a copied binary uses the book and tables beside it", "[uci][paths]") {
     if (!fs::is_regular_file(fs::path(PYTHIA_DEFAULT_TB_DIR) / "KQvK.pytw")) {
-        const char* ci = std::getenv("CI");
-        if (ci && std::string(ci) == "true") FAIL("no tables in " PYTHIA_DEFAULT_TB_DIR);
+        if (pythia::test::in_ci()) FAIL("no tables in " PYTHIA_DEFAULT_TB_DIR);
         WARN("skipped: no tables in " PYTHIA_DEFAULT_TB_DIR " (scripts/test makes them)");
         return;
     }
