@@ -10,15 +10,12 @@
 // Then the folder is scanned and positions of both materials are probed (WDL, DTZ, DTM, root
 // moves). Every bad file must be refused with a message, never read outside its mapping.
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,11 +23,14 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/core/position.h"
-#include "tablebase/format/file_format.h"
 #include "tablebase/probe/tablebases.h"
+#include "tests/tablebase/table_file_bytes.h"
 
 using namespace pythia;
 using namespace pythia::tb;
+using pythia::test::fix_checksums;
+using pythia::test::read_bytes;
+using pythia::test::write_bytes;
 namespace fs = std::filesystem;
 
 namespace {
@@ -39,28 +39,6 @@ const char* const FILES[4] = {"KRvK.pytw", "KRvK.pytd", "KPvK.pytw", "KPvK.pytd"
 
 fs::path work_dir;                     // the copy of the tables, one file replaced per input
 std::vector<uint8_t> originals[4];     // the real bytes of FILES
-
-std::vector<uint8_t> read_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const fs::path& p, const uint8_t* data, size_t size) {
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
-}
-
-void fix_checksums(std::vector<uint8_t>& bytes) {
-    FileHeader h;
-    if (bytes.size() < sizeof h) return;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    if (h.header_size > bytes.size() || h.header_size < sizeof h) return;
-    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
-    h.header_hash = 0;
-    std::memcpy(bytes.data(), &h, sizeof h);
-    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
-    std::memcpy(bytes.data(), &h, sizeof h);
-}
 
 // A random legal position of white king + `piece` against the lone black king.
 bool random_position(std::mt19937_64& rng, char piece, Position& pos) {
@@ -112,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<uint8_t> bytes(data + 1, data + size);
     if (data[0] & 4) fix_checksums(bytes);
     const fs::path file = work_dir / FILES[which];
-    write_bytes(file, bytes.data(), bytes.size());
+    write_bytes(file, bytes);
 
     {
         Tablebases tbs;
@@ -133,6 +111,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (const std::string& message : tbs.refused_files())
             if (message.find(work_dir.string()) != 0) std::abort();
     }
-    write_bytes(file, originals[which].data(), originals[which].size());
+    write_bytes(file, originals[which]);
     return 0;
 }

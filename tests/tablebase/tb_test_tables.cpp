@@ -4,8 +4,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <xxhash.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -142,28 +140,6 @@ void write_again(const fs::path& dir, const char* name, GenerationInfo info) {
     info.threads = 2;
     info.subtables = &subtables;
     if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(m.name() + ": " + error);
-}
-
-std::vector<uint8_t> read_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-void fix_checksums(std::vector<uint8_t>& bytes) {
-    FileHeader h;
-    if (bytes.size() < sizeof h) return;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    if (h.header_size > bytes.size() || h.header_size < sizeof h) return;
-    h.payload_hash = XXH3_64bits(bytes.data() + h.header_size, bytes.size() - h.header_size);
-    h.header_hash = 0;
-    std::memcpy(bytes.data(), &h, sizeof h);
-    h.header_hash = XXH3_64bits(bytes.data(), h.header_size);
-    std::memcpy(bytes.data(), &h, sizeof h);
 }
 
 std::vector<uint8_t> with_version(std::vector<uint8_t> bytes, uint32_t version) {

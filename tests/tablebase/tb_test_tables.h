@@ -13,6 +13,7 @@
 #include "tablebase/format/table_file.h"
 #include "tablebase/format/table_set.h"
 #include "tablebase/generate/table_writer.h"
+#include "table_file_bytes.h"
 
 namespace pythia::test {
 
@@ -61,11 +62,7 @@ tb::TableSet generate_and_write(const std::vector<const char*>& names, const std
 // message if it cannot.
 void write_again(const std::filesystem::path& dir, const char* name, tb::GenerationInfo info);
 
-std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
-void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& bytes);
-// Recomputes both checksums of a table file's bytes, so that a changed field is judged by the
-// field checks rather than by the checksums.
-void fix_checksums(std::vector<uint8_t>& bytes);
+// read_bytes, write_bytes and fix_checksums: table_file_bytes.h.
 // A table file's bytes with another format version in the header, checksums fixed.
 std::vector<uint8_t> with_version(std::vector<uint8_t> bytes, uint32_t version);
 // Clears the flag `clear` of every section whose flags have `where`, then fixes the checksums.

@@ -3,8 +3,6 @@
 // so that a search never stalls on a large file. A corrupt file is still refused, once.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-
 #include "engine/core/mapped_file.h"
 #include "tablebase/probe/background_worker.h"
 #include "tablebase/format/file_format.h"
@@ -106,16 +104,9 @@ TEST_CASE("a large DTM/DTZ file opens in the background, WDL answers meanwhile",
 TEST_CASE("a corrupt DTM/DTZ file opened in the background is refused once", "[tb][background]") {
     const fs::path dir = folder_with("background-bad", {"KQvKR", "KQvK", "KRvK"});
     const fs::path bad = dir / (std::string("KQvKR") + DISTANCE_EXTENSION);
-    std::vector<char> bytes;
-    {
-        std::ifstream in(bad, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), {});
-    }
+    std::vector<uint8_t> bytes = test::read_bytes(bad);
     bytes[bytes.size() / 2] ^= 0x10;  // inside the payload
-    {
-        std::ofstream out(bad, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-    }
+    test::write_bytes(bad, bytes);
     Tablebases engine;
     engine.open_distance_files_in_background(true, 0, false);
     engine.set_paths(dir.string());
