@@ -73,7 +73,7 @@ bool Tablebases::start_bound(const TbBoard& b, Color us, bool draw_safe, MoveCan
     const int no = e->section_no[int(Metric::DTM)][at.stm];
     const Section& s = f->sections()[no];
     const uint64_t stored = s.order.to_storage(e->index->encode(placement_for(*e->index, at.pieces, k)));
-    if (!s.pairs) {  // a constant section, or LZ4 blocks (older files): no batch
+    if (!s.pairs) {  // a constant section, or LZ4 blocks (codes of more than 8 bits): no batch
         uint32_t code;
         if (stored_code(*e, *f, no, stored, code)) c.bound = bound_from_code(s, code, draw_safe, c.exact, c.dtm);
         return false;
