@@ -1,8 +1,9 @@
 # The longest tests first: ctest -j orders tests by COST, and without the times of an earlier run
 # (a fresh build tree, as in CI) a long test started last keeps one core busy alone at the end.
 # Rough release seconds; only the order matters. A name that no longer exists is ignored, so keep
-# this list in step with the tests' names. The first two write the shared final-form files
-# (tb_test_tables.h, shared_written_dir), one each, before the other tests that read them start.
+# this list in step with the tests' names. The first two read the shared compact-form files
+# (tb_test_tables.h, compact_dir): the first to start writes them, with two threads, while the
+# other waits, before the other tests that read them start.
 set(_pythia_test_costs
   "resolved DTM files load every value as generated and are smaller" 100
   "files that store one side to move load every value as generated" 90

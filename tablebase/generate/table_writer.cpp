@@ -512,7 +512,7 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             SectionPlan p = plan;
             if (with_promotions) p.flags |= FLAG_PROMOTIONS_RESOLVED;
             const StorageOrder order =
-                info.choose_storage_orders ? choose_storage_order(t.index, p, nullptr, cell_of) : StorageOrder{};
+                info.compact ? choose_storage_order(t.index, p, nullptr, cell_of) : StorageOrder{};
             EncodedSection e = encode_section(n, in_order(order, cell_of), p);
             e.header.storage_order = order.field();
             return e;  // its codes are dropped once the section is chosen
@@ -536,15 +536,15 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
     return wdl;
 }
 
-// The DTM and DTZ sections: both sides, or the smaller one with `one_side_distances`. With
-// `wdl_draws` (where the WDL file stores a draw) and a resolved DTM, draws are left to the WDL file.
+// The DTM and DTZ sections: both sides, or the smaller one in the compact form. With `wdl_draws`
+// (where the WDL file stores a draw) and a resolved DTM, draws are left to the WDL file.
 std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads,
                                                      const std::array<PositionBits, COLOR_NB>* wdl_draws) {
     const uint64_t n = t.index.size();
     const std::string name = t.index.material().name();
     // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
     // its DTM, which can be its context.
-    const bool resolve_dtm = info.moves_resolved_dtm && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
+    const bool resolve_dtm = info.compact && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
     std::array<PositionBits, COLOR_NB> resolved;
     if (resolve_dtm) resolved = search_moves_resolved_dtm(t, *info.subtables, threads);
     SectionPlan plans[COLOR_NB];
@@ -584,7 +584,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     StorageOrder order[COLOR_NB];
     uint64_t estimate[COLOR_NB] = {};
     for (Color c : {WHITE, BLACK}) {
-        if (!info.choose_storage_orders) continue;
+        if (!info.compact) continue;
         const auto start = std::chrono::steady_clock::now();
         auto dtz_cell = [&](uint64_t i) {
             return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
@@ -598,7 +598,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // it is not encoded at all (encoding both sides' DTM and DTZ was about half the writer's
     // time on KBNPvK); otherwise both are, and compared.
     bool encode_side[COLOR_NB] = {true, true};
-    if (info.one_side_distances && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
+    if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
         // Clearly: on KBNPvK the samples put Black at 1.155 times White, and White was the smaller.
         constexpr double CLEARLY_LARGER = 1.15;
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
@@ -620,7 +620,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());
     for (auto& s : dist) s.codes = {};
-    if (info.one_side_distances && dist.size() == 4) {
+    if (info.compact && dist.size() == 4) {
         // Keep the side whose DTM and DTZ take fewer bytes; the reader recovers the other.
         uint64_t bytes[COLOR_NB] = {};
         for (const auto& s : dist) bytes[s.header.side] += encoded_bytes(s);
@@ -655,7 +655,7 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     stats.generation_seconds = info.seconds;
     stats.generation_threads = uint32_t(info.threads);
 
-    const bool draws_in_wdl = info.moves_resolved_dtm;
+    const bool draws_in_wdl = info.compact;
     std::array<PositionBits, COLOR_NB> draws;
     std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
     const auto wdl_done = std::chrono::steady_clock::now();

@@ -23,27 +23,28 @@ struct GenerationInfo {
     // without them WDL is stored exactly. A generated table records its capture-resolved
     // positions itself, so for WDL an empty set will do; a resolved DTM needs them.
     const TableSet* subtables = nullptr;
-    // Store each section in the order of the index digits that makes it smallest, chosen by
-    // encoding samples in every order: on KBNvKN 46 % smaller WDL sections, but it is most of
-    // the writer's time. Otherwise sections keep the index's own order.
-    bool choose_storage_orders = false;
-    // Store the DTM and DTZ of one side to move only, the one that takes fewer bytes. The reader
-    // recovers the other side by one ply of moves: the loader from the subtables, the prober
-    // with a probe of every move instead of one read.
-    bool one_side_distances = false;
-    // Leave to the reader the DTM that a capture or promotion achieves (FLAG_MOVES_RESOLVED):
-    // there the stored DTM may be any value no better, chosen to compress best, and the reader
-    // takes the best of it and those moves (captures.h); and leave the draws to the WDL file
-    // (FLAG_DRAWS_IN_WDL). Needs `subtables` with the DTM of every table the moves lead into.
-    bool moves_resolved_dtm = false;
+    // The compact form (final_form sets it for tables of COMPACT_MIN_PIECES and more; the tests
+    // also on smaller ones). Three things go together:
+    // - Each section is stored in the order of the index digits that makes it smallest, chosen by
+    //   encoding samples in every order: on KBNvKN 46 % smaller WDL sections, but it is most of
+    //   the writer's time. Otherwise sections keep the index's own order.
+    // - The DTM and DTZ of one side to move only are stored, the one that takes fewer bytes. The
+    //   reader recovers the other side by one ply of moves: the loader from the subtables, the
+    //   prober with a probe of every move instead of one read.
+    // - The DTM that a capture or promotion achieves is left to the reader (FLAG_MOVES_RESOLVED):
+    //   there the stored DTM may be any value no better, chosen to compress best, and the reader
+    //   takes the best of it and those moves (captures.h); and the draws are left to the WDL file
+    //   (FLAG_DRAWS_IN_WDL). This needs `subtables` with the DTM of every table the moves lead
+    //   into; without them the DTM is stored exact.
+    bool compact = false;
 };
 
-// Tables of at least this many pieces are stored in chosen storage orders, for one side to move
-// and with a resolved DTM. Smaller tables keep the index's order (the choice would take most of
-// the 3-4-piece set's generation time for a few hundred KiB), both sides and an exact DTM: a
-// 5-piece probe's captures and promotions end in them, and an exact value there ends the chain
-// at one read, for 5.8 MiB more than a resolved DTM over the 35 3-4-piece tables (FORMAT.md,
-// "Why this layout").
+// Tables of at least this many pieces are stored in the compact form: chosen storage orders, one
+// side to move and a resolved DTM. Smaller tables keep the index's order (the choice would take
+// most of the 3-4-piece set's generation time for a few hundred KiB), both sides and an exact
+// DTM: a 5-piece probe's captures and promotions end in them, and an exact value there ends the
+// chain at one read, for 5.8 MiB more than a resolved DTM over the 35 3-4-piece tables
+// (FORMAT.md, "Why this layout").
 constexpr int COMPACT_MIN_PIECES = 5;
 
 // How `material` is written: the one form of the format for a table of its size.
@@ -52,8 +53,7 @@ inline GenerationInfo final_form(const Material& material, double seconds, int t
     info.seconds = seconds;
     info.threads = threads;
     info.subtables = subtables;
-    info.choose_storage_orders = info.one_side_distances = info.moves_resolved_dtm =
-        material.total() >= COMPACT_MIN_PIECES;
+    info.compact = material.total() >= COMPACT_MIN_PIECES;
     return info;
 }
 

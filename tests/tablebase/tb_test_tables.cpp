@@ -242,6 +242,24 @@ fs::path shared_written_dir(const std::string& name, const std::function<void(co
     return dir;
 }
 
+const std::vector<const char*>& compact_tables() {
+    static const std::vector<const char*> names = light_mode()
+                                                      ? std::vector<const char*>{"KQvKP", "KPvKP"}
+                                                      : std::vector<const char*>{"KQvKP", "KPvKP", "KRvKP"};
+    return names;
+}
+
+const fs::path& compact_dir() {
+    static const fs::path dir = shared_written_dir("compact", [](const fs::path& d) {
+        copy_test_tables_into(d);
+        GenerationInfo info;
+        info.compact = true;
+        for (const char* name : compact_tables()) write_again(d, name, info);
+        write_again(d, "KPvK", info);
+    });
+    return dir;
+}
+
 std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir, const char* name, tb::FileKind kind) {
     const tb::Material m = *tb::Material::parse(name);
     std::string error;

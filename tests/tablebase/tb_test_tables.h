@@ -62,6 +62,15 @@ tb::TableSet generate_and_write(const std::vector<const char*>& names, const std
 // message if it cannot.
 void write_again(const std::filesystem::path& dir, const char* name, tb::GenerationInfo info);
 
+// Tables the tests write again in the compact form of 5-piece tables (GenerationInfo::compact):
+// KQvKP; KPvKP, which promotes into it (a recovery that probes another recovery) and has en
+// passant; KRvKP, the largest, left out in light mode.
+const std::vector<const char*>& compact_tables();
+
+// The test tables with compact_tables() and KPvK written again in the compact form, each after
+// the tables it leads into: written once per build and shared (shared_written_dir).
+const std::filesystem::path& compact_dir();
+
 // read_bytes, write_bytes and fix_checksums: table_file_bytes.h.
 // A table file's bytes with another format version in the header, checksums fixed.
 std::vector<uint8_t> with_version(std::vector<uint8_t> bytes, uint32_t version);

@@ -1,6 +1,7 @@
-// DTM/DTZ files that store one side to move only, as 5-piece tables are written: the loader and the prober
-// recover the other side by one ply of moves, exactly as generated, through promotions, en
-// passant and subtables that store one side too; such files that are malformed are refused.
+// DTM/DTZ files that store one side to move only, as 5-piece tables are written (the compact
+// form): the loader and the prober recover the other side by one ply of moves, exactly as
+// generated, through promotions, en passant and subtables that store one side too; such files
+// that are malformed are refused.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -26,29 +27,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Tables written with one side left out. KPvKP has en passant and promotes into KQvKP, which
-// is left out too (a recovery that probes another recovery); KPvK too.
-// The sanitize build's light mode leaves out KRvKP, the largest.
-const std::vector<const char*>& one_sided() {
-    static const std::vector<const char*> names = test::light_mode()
-                                                      ? std::vector<const char*>{"KQvKP", "KPvKP"}
-                                                      : std::vector<const char*>{"KQvKP", "KPvKP", "KRvKP"};
+// Tables written with one side left out (test::compact_tables()); KPvK too.
+std::vector<const char*> one_sided() {
+    std::vector<const char*> names = test::compact_tables();
+    names.push_back("KPvK");
     return names;
 }
 
-// The test tables in which one_sided() and KPvK store one side to move only: written once per
-// build and shared by the tests here (test::shared_written_dir).
-const fs::path& one_side_dir() {
-    static const fs::path dir = test::shared_written_dir("one-side", [](const fs::path& d) {
-        test::copy_test_tables_into(d);
-        // As a 5-piece table is written, but exact (no resolved DTM).
-        GenerationInfo info;
-        info.one_side_distances = true;
-        for (const char* name : one_sided()) test::write_again(d, name, info);
-        test::write_again(d, "KPvK", info);
-    });
-    return dir;
-}
+// The test tables in which one_sided() store one side to move only.
+const fs::path& one_side_dir() { return test::compact_dir(); }
 
 std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
     return test::open_table_file(dir, name, FileKind::DISTANCE);
@@ -57,9 +44,7 @@ std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* n
 }  // namespace
 
 TEST_CASE("files that store one side to move load every value as generated", "[tb][files][oneside]") {
-    std::vector<const char*> names = one_sided();
-    names.push_back("KPvK");
-    for (const char* name : names) {
+    for (const char* name : one_sided()) {
         INFO(name);
         const Material m = *Material::parse(name);
         auto f = open_distance_file(one_side_dir(), name);
@@ -82,9 +67,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
     one_side.set_paths(one_side_dir().string());
     std::mt19937_64 rng(11);
     const bool light = test::light_mode();
-    std::vector<const char*> names = one_sided();
-    names.push_back("KPvK");
-    for (const char* name : names) {
+    for (const char* name : one_sided()) {
         INFO(name);
         const Material m = *Material::parse(name);
         std::string error;
@@ -158,8 +141,6 @@ TEST_CASE("a file that stores one side needs its subtables, and is checked", "[t
     CHECK(error.find("stores one side to move") != std::string::npos);
     CHECK(error.find("KQvK.pytd") != std::string::npos);
     const Color left_out = *open_distance_file(dir, "KPvK")->left_out_side();
-    // The stored side alone needs nothing else.
-    CHECK(load_table_values(dir, kpvk, &error, 2, uint8_t(1 << ~left_out)) != nullptr);
 
     const std::vector<uint8_t> good = test::read_bytes(dir / "KPvK.pytd");
     auto refused_with = [&](std::vector<uint8_t> bytes, const std::string& problem) {
@@ -188,34 +169,40 @@ TEST_CASE("a file that stores one side needs its subtables, and is checked", "[t
 
 TEST_CASE("the check of a one-sided file computes the stored side again and catches a wrong value there",
           "[tb][files][oneside][verify]") {
-    const fs::path dir = test::scratch_dir("one-side-check");
-    test::copy_test_tables_into(dir);
-    const Material m = *Material::parse("KQvKP");
+    const Material m = *Material::parse("KPvK");
     std::string error;
     TableSet subtables;
-    REQUIRE(load_subtables(dir, m, subtables, &error, 2));
-    auto table = load_table_values(dir, m, &error, 2);
+    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+    auto table = load_table_values(test::test_tables_dir(), m, &error, 2);
     REQUIRE(table);
-    GenerationInfo info;
-    info.threads = 2;
-    info.subtables = &subtables;
-    info.one_side_distances = true;
 
-    REQUIRE(write_table_files(*table, dir, info, &error));
-    REQUIRE(open_distance_file(dir, "KQvKP")->left_out_side());  // else both sides are computed
-    const TableCheck good = check_stored_table(dir, m, subtables, 2);
+    REQUIRE(open_distance_file(one_side_dir(), "KPvK")->left_out_side());  // else both sides are computed
+    const TableCheck good = check_stored_table(one_side_dir(), m, subtables, 2);
     CHECK(good.ok);
     CHECK(good.inconsistent == 0);
     // Every legal position of both sides is counted, the recovered side's too.
     CHECK(good.positions == verify_table(*table, subtables, 2).positions);
 
-    // One win made two plies longer on each side: whichever side the writer stores carries it,
-    // and only computing the stored side again from the recovered one can see it.
+    // One win or loss made two plies longer on each side, where no capture or promotion decides
+    // the DTM (there the stored DTM may be any value no better): whichever side the writer stores
+    // carries it, and only computing the stored side again from the recovered one can see it.
+    const auto decided = search_moves_resolved_dtm(*table, subtables, 2);
     for (Color c : {WHITE, BLACK}) {
+        auto changeable = [&](uint64_t i) {
+            const Value v = table->dtm[c][i];
+            return (is_win(v) || is_loss(v)) && distance_of(v) >= 3 && !test_bit(decided[c], i);
+        };
         uint64_t i = 0;
-        while (!is_win(table->dtm[c][i]) || distance_of(table->dtm[c][i]) < 3) ++i;
-        table->dtm[c][i] = win_in(distance_of(table->dtm[c][i]) + 2);
+        while (!changeable(i)) ++i;
+        const Value v = table->dtm[c][i];
+        table->dtm[c][i] = is_win(v) ? win_in(distance_of(v) + 2) : loss_in(distance_of(v) + 2);
     }
+    const fs::path dir = test::scratch_dir("one-side-check");
+    test::copy_test_tables_into(dir);
+    GenerationInfo info;
+    info.threads = 2;
+    info.subtables = &subtables;
+    info.compact = true;
     REQUIRE(write_table_files(*table, dir, info, &error));
     const TableCheck bad = check_stored_table(dir, m, subtables, 2);
     CHECK_FALSE(bad.ok);

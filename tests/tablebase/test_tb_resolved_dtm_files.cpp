@@ -1,13 +1,12 @@
 // DTM sections that leave to the reader what captures and promotions achieve
 // (FLAG_MOVES_RESOLVED), and their draws to the WDL file (FLAG_DRAWS_IN_WDL), as 5-piece tables
-// are written: the loader and the prober give every value as generated, also where a subtable is
-// itself stored that way and where one side to move is left out; such files are smaller; flags
-// that contradict each other, missing subtables, and a missing WDL file or one of another write
-// are refused.
+// are written (the compact form, which also leaves one side to move out): the loader and the
+// prober give every value as generated, also where a subtable is itself stored that way; such
+// sections are smaller; flags that contradict each other, missing subtables, and a missing WDL
+// file or one of another write are refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <random>
 
 #include "engine/core/notation.h"
@@ -28,58 +27,21 @@ namespace fs = std::filesystem;
 namespace {
 
 using test::copy_of_test_tables;
-using test::differing_entries;
 
 std::unique_ptr<TableFile> open_distance_file(const fs::path& dir, const char* name) {
     return test::open_table_file(dir, name, FileKind::DISTANCE);
 }
 
-// Written with resolved DTM. KQvKP first: KPvKP promotes into it, so that recursion is tested.
-// KPvKP also leaves one side out (recovered through a resolved stored side). The sanitize
-// build's light mode leaves out KRvKP, the largest.
-const std::vector<const char*>& resolved_tables() {
-    static const std::vector<const char*> names = test::light_mode()
-                                                      ? std::vector<const char*>{"KQvKP", "KPvKP"}
-                                                      : std::vector<const char*>{"KQvKP", "KPvKP", "KRvKP"};
-    return names;
-}
-
-bool left_out_too(const char* name) { return std::strcmp(name, "KPvKP") == 0; }
-
-void write_table(const fs::path& dir, const char* name, bool resolve, bool one_side) {
-    GenerationInfo info;
-    info.one_side_distances = one_side;
-    info.moves_resolved_dtm = resolve;
-    test::write_again(dir, name, info);
-}
+// Written with resolved DTM (test::compact_tables()). KQvKP first: KPvKP promotes into it, so
+// that recursion is tested.
+const std::vector<const char*>& resolved_tables() { return test::compact_tables(); }
 
 bool has_draws(const ValueArray& dtm) {
     return std::any_of(dtm.begin(), dtm.end(), [](Value v) { return v != VALUE_ILLEGAL && is_draw(v); });
 }
 
-// The test tables with resolved_tables() written again into `d` by the writer with `resolve`.
-void write_copy(const fs::path& d, bool resolve) {
-    for (const char* table : resolved_tables()) write_table(d, table, resolve, left_out_too(table));
-}
-
-// Written with resolved DTM: once per build, shared by the tests here (test::shared_written_dir).
-const fs::path& resolved_dir() {
-    static const fs::path dir = test::shared_written_dir("resolved-dtm", [](const fs::path& d) {
-        test::copy_test_tables_into(d);
-        write_copy(d, true);
-    });
-    return dir;
-}
-
-// Written exactly by the same writer, for sizes (one test only: a scratch folder).
-const fs::path& exact_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = copy_of_test_tables("exact-dtm");
-        write_copy(d, false);
-        return d;
-    }();
-    return dir;
-}
+// The test tables with resolved_tables() written in the compact form.
+const fs::path& resolved_dir() { return test::compact_dir(); }
 
 // A generated table of the test tables and, per side to move, its positions whose DTM a capture
 // or promotion achieves: where a resolved file's stored value may be lower.
@@ -105,25 +67,24 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
         INFO(name);
         const Material m = *Material::parse(name);
         auto f = open_distance_file(resolved_dir(), name);
-        CHECK(f->left_out_side().has_value() == left_out_too(name));
+        REQUIRE(f->left_out_side());
         std::string error;
         auto generated = load_table_values(test::test_tables_dir(), m, &error, 2);
         REQUIRE(generated);
-        for (Color c : {WHITE, BLACK})  // a one-sided table has one DTM section
-            if (const Section* s = f->find(Metric::DTM, c)) {
-                CHECK((s->h.flags & FLAG_MOVES_RESOLVED) != 0);
-                // Every side of these tables has draws, which the WDL file tells.
-                REQUIRE(has_draws(generated->dtm[c]));
-                CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
-            }
-        // Measured 10-25 % smaller on the 4-piece tables. Not in the sanitize build's light mode,
-        // where writing the exact copy too would double the test's time.
-        if (!test::light_mode()) {
-            auto exact = open_distance_file(exact_dir(), name);
-            for (Color c : {WHITE, BLACK})
-                if (const Section* s = exact->find(Metric::DTM, c)) CHECK((s->h.flags & FLAG_MOVES_RESOLVED) == 0);
-            CHECK(f->file_size() < exact->file_size() * 0.95);
-        }
+        // The stored side's DTM, against the same side's exact DTM in the test tables (written by
+        // the same writer in the form of 3-4-piece tables).
+        const Color c = ~*f->left_out_side();
+        const Section* s = f->find(Metric::DTM, c);
+        REQUIRE(s);
+        CHECK((s->h.flags & FLAG_MOVES_RESOLVED) != 0);
+        // Every side of these tables has draws, which the WDL file tells.
+        REQUIRE(has_draws(generated->dtm[c]));
+        CHECK((s->h.flags & FLAG_DRAWS_IN_WDL) != 0);
+        auto exact_file = open_distance_file(test::test_tables_dir(), name);
+        const Section* exact = exact_file->find(Metric::DTM, c);
+        REQUIRE(exact);
+        CHECK((exact->h.flags & FLAG_MOVES_RESOLVED) == 0);
+        CHECK(s->h.compressed_bytes < exact->h.compressed_bytes * 0.95);
 
         // Each side alone too.
         test::check_loads_as_generated(resolved_dir(), m, {WHITE, BLACK});
@@ -343,10 +304,12 @@ TEST_CASE("a resolved DTM file needs its subtables", "[tb][files][resolved][badf
     const fs::path dir = test::scratch_dir("resolved-bad");
     const Material kqvkp = *Material::parse("KQvKP");
     for (const char* f : {"KQvKP.pytw", "KQvKP.pytd"}) fs::copy_file(resolved_dir() / f, dir / f);
-    REQUIRE((open_distance_file(dir, "KQvKP")->find(Metric::DTM, WHITE)->h.flags & FLAG_MOVES_RESOLVED) != 0);
+    const Color stored = ~*open_distance_file(dir, "KQvKP")->left_out_side();
+    REQUIRE((open_distance_file(dir, "KQvKP")->find(Metric::DTM, stored)->h.flags & FLAG_MOVES_RESOLVED) != 0);
     std::string error;
-    // KQvKP's captures and promotions lead to KQvK, KQvKQ and others, which are not in `dir`.
-    CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
+    // KQvKP's captures and promotions lead to KQvK, KQvKQ and others, which are not in `dir`:
+    // the stored side alone needs them (the left-out side too, test_tb_one_side_files.cpp).
+    CHECK(load_table_values(dir, kqvkp, &error, 2, uint8_t(1 << stored)) == nullptr);
     CHECK(error.find("leaves DTM to captures and promotions") != std::string::npos);
     CHECK(error.find(".pytd") != std::string::npos);
 }

@@ -1,5 +1,6 @@
-// Sections stored in other orders of the index digits, as the writer chooses them: read back and
-// probed exactly as generated; a bad order field is refused at load.
+// Sections stored in other orders of the index digits, as the writer chooses them for the
+// compact form of 5-piece tables: read back and probed exactly as generated; a bad order field
+// is refused at load.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -50,7 +51,7 @@ TEST_CASE("sections stored in chosen orders read back and probe as generated", "
                                                  : std::vector<const char*>{"KRvK", "KPvK", "KQvKR"};
     GenerationInfo info;
     info.threads = 2;
-    info.choose_storage_orders = true;
+    info.compact = true;
     const fs::path chosen_dir = test::scratch_dir("order-chosen");
     const TableSet generated = generate_and_write(names, chosen_dir, info);
     CHECK(reordered_sections(chosen_dir, names) > 0);
@@ -109,7 +110,7 @@ TEST_CASE("a storage order that is no order of the table's digits, or not its DT
     const fs::path dir = test::scratch_dir("order-bad");
     GenerationInfo info;
     info.threads = 2;
-    info.choose_storage_orders = true;
+    info.compact = true;
     generate_and_write({"KPvK"}, dir, info);  // three digits: P K k
     const Material m = *Material::parse("KPvK");
     // Sets the storage order of the section for (metric, side) in a copy of `kind`'s file, and
@@ -143,7 +144,8 @@ TEST_CASE("a storage order that is no order of the table's digits, or not its DT
         INFO(std::hex << bad);
         CHECK(refusal(FileKind::WDL, Metric::WDL, WHITE, bad).find("(storage order)") != std::string::npos);
     }
-    // A DTZ section in another order than its DTM.
-    CHECK(refusal(FileKind::DISTANCE, Metric::DTZ, WHITE, 0x012).find("storage order differs from its DTM") !=
+    // A DTZ section in another order than its DTM (of the side the file stores).
+    const Color stored = ~*test::open_table_file(dir, "KPvK", FileKind::DISTANCE)->left_out_side();
+    CHECK(refusal(FileKind::DISTANCE, Metric::DTZ, stored, 0x012).find("storage order differs from its DTM") !=
           std::string::npos);
 }
