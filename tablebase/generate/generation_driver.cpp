@@ -55,9 +55,9 @@ std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t othe
 namespace {
 
 // Bytes a write in flight uses besides the table: a section's codes and compressed blocks, and
-// DTZ's best option kept while the next is tried (6 bytes a position; KRPvKR: about 2 GB for
-// 403 M positions), then the check's copy of the table read back from its files (16 bytes).
-size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 22; }
+// DTZ's best option kept while the next is tried (6 bytes a position), then the check's decoded
+// section and the DTZ's contexts (2 bytes) with the bounds the writer leaves (bits).
+size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 9; }
 
 }  // namespace
 

@@ -57,7 +57,7 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
 }
 
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, TableCheck* check, std::string* error, WriteTimes* times) {
+                         const TableSet& subtables, WriteCheck* check, std::string* error, WriteTimes* times) {
     namespace fs = std::filesystem;
     const Material& m = table.index.material();
     auto fail = [&](const std::string& message) {
@@ -74,12 +74,13 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
     };
     std::string why;
     const auto start = std::chrono::steady_clock::now();
-    if (!write_table_files(table, staging, info, &why)) {
+    WrittenBounds bounds;
+    if (!write_table_files(table, staging, info, &why, &bounds)) {
         clean_up();
         return fail(why);
     }
     const auto written = std::chrono::steady_clock::now();
-    TableCheck c = check_stored_table(staging, m, subtables, std::max(1, info.threads));
+    const WriteCheck c = check_written_table(staging, dir, table, bounds, subtables, std::max(1, info.threads));
     const WriteTimes spent{std::chrono::duration<double>(written - start).count(),
                            std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count()};
     if (times) *times = spent;
@@ -87,7 +88,7 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
     if (check) *check = c;
     if (!c.ok) {
         clean_up();
-        std::string message = "failed its check, not stored: " + c.summary(false);
+        std::string message = "failed its check, not stored: " + c.summary();
         for (const std::string& e : c.examples) message += "\n    " + e;
         return fail(message);
     }

@@ -1,7 +1,7 @@
-// The check of a stored table, the same for `pythia tb verify` and for `tb generate`, which runs
-// it on every table it writes before the table's files take their place: every DTM and DTZ read
-// back from the files (with what they leave to the reader recovered) against its moves, and
-// the WDL file against the DTZ.
+// The check of a stored table (`pythia tb verify`): every DTM and DTZ read back from the files
+// (with what they leave to the reader recovered) against its moves, and the WDL file against
+// the DTZ. And the write of a table that `tb generate` makes: staged, checked (write_check.h),
+// moved into place.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "tablebase/format/table_set.h"
 #include "tablebase/generate/table_writer.h"
+#include "tablebase/generate/write_check.h"
 
 namespace pythia::tb {
 
@@ -32,17 +33,19 @@ struct TableCheck {
 TableCheck check_stored_table(const std::filesystem::path& dir, const Material& material, const TableSet& subtables,
                               int threads, bool wdl_only = false);
 
-// Writes `table` as `info` says into a staging folder inside `dir`, checks it there
-// (check_stored_table with `subtables`), and only then moves its two files into `dir`: a table
-// in `dir` is complete and checked, or absent (a stop between the two moves leaves files of two
-// writes, which table_files_valid refuses). False with a message naming the table and what
-// failed; `check` (if given) gets the check's report either way, `times` (if given) the wall
-// seconds of the two stages.
+// Writes `table` as `info` says into a staging folder inside `dir`, checks what was written
+// there (check_written_table, write_check.h: every section decoded against the values in
+// memory, the prober and the moves on samples), and only then moves its two files into `dir`: a
+// table in `dir` is complete and checked, or absent (a stop between the two moves leaves files
+// of two writes, which table_files_valid refuses). `subtables` are the tables it converts into,
+// also stored in `dir`. False with a message naming the table and what failed; `check` (if
+// given) gets the check's report either way, `times` (if given) the wall seconds of the two
+// stages.
 struct WriteTimes {
     double write = 0, check = 0;
 };
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, TableCheck* check = nullptr, std::string* error = nullptr,
+                         const TableSet& subtables, WriteCheck* check = nullptr, std::string* error = nullptr,
                          WriteTimes* times = nullptr);
 
 }  // namespace pythia::tb

@@ -20,6 +20,7 @@
 #include "tablebase/format/section_encoder.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/table_statistics.h"
+#include "tablebase/generate/write_check.h"
 
 namespace pythia::tb {
 
@@ -479,7 +480,7 @@ PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, 
 // The WDL sections of both sides: captures (and, where it pays, queen promotions) resolved when
 // the subtables are at hand. With `draws`, also where each section stores a draw.
 std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads,
-                                                std::array<PositionBits, COLOR_NB>* draws = nullptr) {
+                                                std::array<PositionBits, COLOR_NB>* draws, WrittenBounds* bounds) {
     const uint64_t n = t.index.size();
     const Material& m = t.index.material();
     std::vector<EncodedSection> wdl;
@@ -532,6 +533,10 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
         }
         if (draws) (*draws)[c] = stored_wdl_draws(t.index, wdl.back(), threads);
         wdl.back().codes = {};
+        if (bounds && (wdl.back().header.flags & FLAG_CAPTURE_RESOLVED)) {
+            bounds->wdl_capture[c] = decided;
+            if (wdl.back().header.flags & FLAG_PROMOTIONS_RESOLVED) bounds->wdl_promotion[c] = promoted;
+        }
     }
     return wdl;
 }
@@ -539,7 +544,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
 // The DTM and DTZ sections: both sides, or the smaller one in the compact form. With `wdl_draws`
 // (where the WDL file stores a draw) and a resolved DTM, draws are left to the WDL file.
 std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const GenerationInfo& info, int threads,
-                                                     const std::array<PositionBits, COLOR_NB>* wdl_draws) {
+                                                     const std::array<PositionBits, COLOR_NB>* wdl_draws,
+                                                     WrittenBounds* bounds) {
     const uint64_t n = t.index.size();
     const std::string name = t.index.material().name();
     // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
@@ -627,13 +633,17 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         const Color dropped = bytes[BLACK] > bytes[WHITE] ? BLACK : WHITE;
         std::erase_if(dist, [&](const EncodedSection& s) { return s.header.side == dropped; });
     }
+    if (bounds && resolve_dtm)
+        for (const auto& s : dist)
+            if (s.header.metric == uint8_t(Metric::DTM)) bounds->dtm_moves[s.header.side] = resolved[s.header.side];
     return dist;
 }
 
 }  // namespace
 
 bool write_table_files(const TableValues& t, const std::filesystem::path& dir, const GenerationInfo& info,
-                       std::string* error) {
+                       std::string* error, WrittenBounds* bounds) {
+    if (bounds) *bounds = {};
     const auto start = std::chrono::steady_clock::now();
     const int threads = std::max(1, info.threads);
     const uint64_t n = t.index.size();
@@ -657,11 +667,11 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
 
     const bool draws_in_wdl = info.compact;
     std::array<PositionBits, COLOR_NB> draws;
-    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    std::vector<EncodedSection> wdl = encode_wdl_sections(t, info, threads, draws_in_wdl ? &draws : nullptr, bounds);
     const auto wdl_done = std::chrono::steady_clock::now();
     spdlog::debug("{}: WDL sections encoded in {:.1f} s", m.name(),
                   std::chrono::duration<double>(wdl_done - start).count());
-    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr);
+    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr, bounds);
     spdlog::debug("{}: DTM and DTZ sections encoded in {:.1f} s", m.name(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - wdl_done).count());
 

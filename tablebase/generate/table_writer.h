@@ -11,6 +11,8 @@
 
 namespace pythia::tb {
 
+struct WrittenBounds;
+
 // How a table is written. Every file has the one form of FORMAT.md: WDL and DTM/DTZ sections in
 // the pair codec (LZ4 blocks only for codes of more than 8 bits). What varies with the table's
 // size is decided by `final_form`.
@@ -75,8 +77,9 @@ std::array<PositionBits, COLOR_NB> search_moves_resolved_dtm(const TableValues& 
                                                              int threads);
 
 // Writes <dir>/<MATERIAL>.pytw and <dir>/<MATERIAL>.pytd, creating `dir` if needed. Returns
-// false with a message naming the file and the problem if it cannot.
+// false with a message naming the file and the problem if it cannot. `bounds` (if given): where
+// the files leave a value to the reader, for the check of what was written (write_check.h).
 bool write_table_files(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                       std::string* error = nullptr);
+                       std::string* error = nullptr, WrittenBounds* bounds = nullptr);
 
 }  // namespace pythia::tb

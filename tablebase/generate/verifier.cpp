@@ -21,6 +21,13 @@ void add_to(VerifyReport& report, VerifyReport& part) {
         if (report.examples.size() < 10) report.examples.push_back(std::move(e));
 }
 
+// A 64-bit mix (splitmix64's finaliser): a sample by index that is spread over the whole table.
+uint64_t sample_hash(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
 std::string describe(Value v) {
     if (is_illegal(v)) return "illegal";
     if (is_win(v)) return "win in " + std::to_string(distance_of(v));
@@ -30,7 +37,8 @@ std::string describe(Value v) {
 
 }  // namespace
 
-VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed) {
+VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed,
+                          uint32_t one_in, uint64_t seed) {
     const TableIndex& index = table.index;
     const TableSet with_self = with_subtables(table, subtables);
 
@@ -40,6 +48,7 @@ VerifyReport verify_table(const TableValues& table, const TableSet& subtables, i
         VerifyReport local;
         ForwardValues forward(table, with_self);
         for (uint64_t i = begin; i < end; ++i) {
+            if (one_in > 1 && sample_hash(i ^ seed) % one_in) continue;
             Placement p;
             if (!index.decode(i, p)) continue;
             TbBoard b;

@@ -24,7 +24,10 @@ struct VerifyReport {
 // moves. A side left out has its legal positions counted only: the loader recovered it by
 // exactly this computation from the other side (recover_side), so computing it again could only
 // agree, while checking the other side against it checks both.
-VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed = 3);
+// `one_in` > 1: only the positions whose index hashes (with `seed`) to a multiple of it, a
+// sample that the same seed draws again.
+VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed = 3,
+                          uint32_t one_in = 1, uint64_t seed = 0);
 
 // Checks a table's WDL file against its DTZ (which verify_table checks): at every legal position
 // the value the prober answers must be the WDL of the DTZ. That is max(stored, best resolving

@@ -273,17 +273,18 @@ TEST_CASE("a table is stored only after it passes its check, and nothing is left
     CHECK(final_form(*Material::parse("KRPvKR"), 0, 2, nullptr).compact);
 
     const fs::path dir = test::scratch_dir("checked-write");
-    TableCheck check;
+    WriteCheck check;
     REQUIRE(write_checked_table(*table, dir, info, subtables, &check, &error));
     CHECK(check.ok);
-    CHECK(check.positions > 0);
+    CHECK(check.decoded > 0);
+    CHECK(check.sampled > 0);
     CHECK(table_files_valid(dir, m));
 
-    // A win one ply too long: consistent enough to be written, caught by the check.
+    // Wins two plies too long (a generator fault): consistent enough to be written, caught by
+    // the check's sample of positions against their moves.
     TableValues bad = *table;
-    uint64_t victim = 0;
-    while (!is_win(bad.dtm[WHITE][victim]) || distance_of(bad.dtm[WHITE][victim]) < 5) ++victim;
-    bad.dtm[WHITE][victim] = win_in(distance_of(bad.dtm[WHITE][victim]) + 2);
+    for (Value& v : bad.dtm[WHITE])
+        if (is_win(v) && distance_of(v) >= 5) v = win_in(distance_of(v) + 2);
     const fs::path other = test::scratch_dir("checked-write-bad");
     CHECK_FALSE(write_checked_table(bad, other, info, subtables, &check, &error));
     CHECK(error.find("KRvK: failed its check, not stored") == 0);

@@ -1,0 +1,259 @@
+#include "tablebase/generate/write_check.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <random>
+
+#include "engine/core/position.h"
+#include "tablebase/format/parallel.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/generate/verifier.h"
+#include "tablebase/probe/move_values.h"
+#include "tablebase/probe/tablebases.h"
+#include "tablebase/probe/tb_board.h"
+
+namespace pythia::tb {
+
+namespace {
+
+std::string describe(Value v) {
+    if (is_illegal(v)) return "illegal";
+    if (is_win(v)) return "win in " + std::to_string(distance_of(v));
+    if (is_loss(v)) return "loss in " + std::to_string(distance_of(v));
+    return "draw";
+}
+
+// Mismatches of one pass, counted by all workers, with a few examples.
+class Findings {
+public:
+    void add(uint64_t n, std::vector<std::string>& examples) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        count_ += n;
+        for (auto& e : examples)
+            if (examples_.size() < 10) examples_.push_back(std::move(e));
+    }
+    uint64_t count() const { return count_; }
+    void move_examples_to(std::vector<std::string>& out) {
+        for (auto& e : examples_)
+            if (out.size() < 10) out.push_back(std::move(e));
+    }
+
+private:
+    std::mutex mutex_;
+    uint64_t count_ = 0;
+    std::vector<std::string> examples_;
+};
+
+std::string position_text(const TableIndex& index, uint64_t i, Color us) {
+    Placement p;
+    if (!index.decode(i, p)) return "index " + std::to_string(i);
+    TbBoard b;
+    b.set(index, p);
+    return to_fen(b, us);
+}
+
+int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
+
+// Calls check(index, code) for every stored position of section `s`, in storage order, on all
+// threads; false if the section does not decode.
+template <typename Check>
+bool for_each_stored(const TableFile& f, const Section& s, int threads, Check&& check) {
+    const uint64_t n = f.positions();
+    std::vector<uint8_t> packed(s.bits() ? (n * s.bits() + 7) / 8 : 0, 0);
+    if (s.bits() && !f.decode_section(s, packed.data(), threads)) return false;
+    parallel_for(n, threads, 1 << 18, [&](uint64_t begin, uint64_t end, int) {
+        StorageOrder::Cursor at(s.order, begin);
+        for (uint64_t j = begin; j < end; ++j, at.next())
+            check(at.index(), s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
+    });
+    return true;
+}
+
+// Step 1 for one table: every section against the values in memory. Returns false with
+// `problem` set if a file cannot be opened or a section cannot be decoded.
+bool compare_sections(const std::filesystem::path& staging, const TableValues& t, const WrittenBounds& bounds,
+                      int threads, WriteCheck& out) {
+    const TableIndex& index = t.index;
+    const Material& m = index.material();
+    std::unique_ptr<TableFile> files[2];
+    for (FileKind kind : {FileKind::WDL, FileKind::DISTANCE}) {
+        std::string why;
+        const auto path = table_file_path(staging, m, kind);
+        auto& f = files[kind == FileKind::WDL ? 0 : 1];
+        f = TableFile::open(path, index, kind, &why);
+        if (!f) {
+            out.problem = path.string() + ": " + why;
+            return false;
+        }
+    }
+    const TableFile &wdl_file = *files[0], &dist_file = *files[1];
+    Findings findings;
+    std::atomic<uint64_t> compared{0};
+    const uint64_t words = (index.size() + 63) / 64;
+
+    // WDL: no higher than the exact value; lower only where a resolving move achieves it.
+    std::array<PositionBits, COLOR_NB> wdl_draws;  // where the file stores a draw (for DTM)
+    for (Color c : {WHITE, BLACK}) {
+        const Section* s = wdl_file.find(Metric::WDL, c);
+        wdl_draws[c].assign(words, 0);
+        std::vector<std::atomic<uint64_t>> draws(words);
+        const bool captures = s->h.flags & FLAG_CAPTURE_RESOLVED, promotions = s->h.flags & FLAG_PROMOTIONS_RESOLVED;
+        const bool ok = for_each_stored(wdl_file, *s, threads, [&](uint64_t i, uint32_t code) {
+            uint16_t symbol = 0;
+            const bool known = s->symbol(0, code, symbol);
+            if (known && symbol == wdl_symbol(0)) draws[i >> 6].fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
+            const Value dtz = t.dtz[c][i];
+            if (dtz == VALUE_ILLEGAL) return;
+            compared.fetch_add(1, std::memory_order_relaxed);
+            const int exact = wdl_of_dtz(dtz), stored = int(symbol) - 2;
+            if (known && stored == exact) return;
+            const bool low_allowed =
+                (captures && !bounds.wdl_capture[c].empty() && test_bit(bounds.wdl_capture[c], i)) ||
+                (promotions && !bounds.wdl_promotion[c].empty() && test_bit(bounds.wdl_promotion[c], i));
+            if (known && symbol <= 4 && stored < exact && low_allowed) return;
+            std::vector<std::string> e{position_text(index, i, c) + ": WDL file stores " +
+                                       (known ? std::to_string(stored) : "an undefined code") + ", the value is " +
+                                       std::to_string(exact)};
+            findings.add(1, e);
+        });
+        if (!ok) {
+            out.problem = wdl_file.path().string() + ": a WDL section does not decode";
+            return false;
+        }
+        for (uint64_t w = 0; w < words; ++w) wdl_draws[c][w] = draws[w].load(std::memory_order_relaxed);
+    }
+
+    // DTM and DTZ of each side the file stores.
+    for (Color c : {WHITE, BLACK}) {
+        const Section* dtm = dist_file.find(Metric::DTM, c);
+        const Section* dtz = dist_file.find(Metric::DTZ, c);
+        if (!dtm || !dtz) continue;  // the left-out side: step 2 probes it
+        const bool resolved = dtm->h.flags & FLAG_MOVES_RESOLVED, draws_in_wdl = dtm->h.flags & FLAG_DRAWS_IN_WDL;
+        const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
+        std::vector<uint8_t> dtm_codes(by_code ? index.size() : 0);  // DTZ's context, by index
+        bool ok = for_each_stored(dist_file, *dtm, threads, [&](uint64_t i, uint32_t code) {
+            if (by_code) dtm_codes[i] = uint8_t(code);
+            const Value exact = t.dtm[c][i];
+            if (exact == VALUE_ILLEGAL) return;
+            compared.fetch_add(1, std::memory_order_relaxed);
+            uint16_t stored = 0;
+            const bool known = dtm->symbol(0, code, stored);
+            if (known && stored == exact) return;
+            if (draws_in_wdl && is_draw(exact) && test_bit(wdl_draws[c], i)) return;
+            if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
+                value_rank(stored) <= value_rank(exact))
+                return;
+            std::vector<std::string> e{position_text(index, i, c) + ": DTM stored " +
+                                       (known ? describe(stored) : "as an undefined code") + ", the value is " +
+                                       describe(exact)};
+            findings.add(1, e);
+        });
+        // The DTZ's context as the reader takes it: the sign or the code of the exact DTM (where
+        // a code holds it; the stored code otherwise).
+        if (ok && by_code && resolved)
+            parallel_for(index.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
+                for (uint64_t i = begin; i < end; ++i)
+                    if (const Value v = t.dtm[c][i]; v != VALUE_ILLEGAL)
+                        if (const int code = code_of_value(dtm->code_by_value, v); code >= 0) dtm_codes[i] = uint8_t(code);
+            });
+        ok = ok && for_each_stored(dist_file, *dtz, threads, [&](uint64_t i, uint32_t code) {
+            const Value exact = t.dtz[c][i], m = t.dtm[c][i];
+            if (exact == VALUE_ILLEGAL || is_draw(m)) return;  // a draw's DTZ is the DTM's
+            compared.fetch_add(1, std::memory_order_relaxed);
+            const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
+                                 : by_code                                     ? dtm_codes[i]
+                                                                               : 0;
+            uint16_t stored = 0;
+            if (dtz->symbol(ctx, code, stored) && stored == exact) return;
+            std::vector<std::string> e{position_text(index, i, c) + ": DTZ stored " + describe(stored) +
+                                       ", the value is " + describe(exact)};
+            findings.add(1, e);
+        });
+        if (!ok) {
+            out.problem = dist_file.path().string() + ": a DTM or DTZ section does not decode";
+            return false;
+        }
+    }
+    out.decoded = compared;
+    out.decode_mismatches = findings.count();
+    findings.move_examples_to(out.examples);
+    return true;
+}
+
+// Step 2: the prober on up to PROBER_SAMPLE legal positions per side, chosen by `seed`.
+void probe_sample(const std::filesystem::path& staging, const std::filesystem::path& dir, const TableValues& t,
+                  uint64_t seed, WriteCheck& out) {
+    Tablebases tables;
+    tables.set_paths(staging.string() + ":" + dir.string());
+    const TableIndex& index = t.index;
+    std::mt19937_64 random(seed ^ 0x5EED);
+    const uint64_t n = index.size();
+    std::vector<std::string> examples;
+    uint64_t mismatches = 0;
+    for (Color us : {WHITE, BLACK}) {
+        uint64_t probed = 0;
+        for (uint64_t tries = 0; probed < PROBER_SAMPLE && tries < 8 * PROBER_SAMPLE; ++tries) {
+            const uint64_t i = random() % n;
+            if (t.dtz[us][i] == VALUE_ILLEGAL) continue;
+            const std::string fen = position_text(index, i, us);
+            Position pos;
+            if (!pos.set_fen(fen)) continue;  // cannot happen for a legal entry; not a value to compare
+            ++probed;
+            const std::optional<ProbeResult> r = tables.probe(pos);
+            const int wdl = wdl_of_dtz(t.dtz[us][i]);
+            if (r && r->wdl == wdl && r->dtz == t.dtz[us][i] && r->dtm == t.dtm[us][i]) continue;
+            ++mismatches;
+            if (examples.size() < 5)
+                examples.push_back(fen + ": the prober answers " +
+                                   (r ? "WDL " + std::to_string(r->wdl) + ", DTZ " + (r->dtz ? describe(*r->dtz) : "none") +
+                                            ", DTM " + (r->dtm ? describe(*r->dtm) : "none")
+                                      : std::string("nothing")) +
+                                   "; the values are WDL " + std::to_string(wdl) + ", DTZ " + describe(t.dtz[us][i]) +
+                                   ", DTM " + describe(t.dtm[us][i]));
+        }
+        out.probed += probed;
+    }
+    out.probe_mismatches = mismatches;
+    for (auto& e : examples)
+        if (out.examples.size() < 10) out.examples.push_back(std::move(e));
+}
+
+}  // namespace
+
+std::string WriteCheck::summary() const {
+    if (!problem.empty()) return "FAILED: " + problem;
+    return std::string(ok ? "ok" : "FAILED") + ": " + std::to_string(decoded) + " stored values decoded, " +
+           std::to_string(decode_mismatches) + " wrong; " + std::to_string(probed) + " positions probed, " +
+           std::to_string(probe_mismatches) + " wrong; " + std::to_string(sampled) + " checked against their moves, " +
+           std::to_string(inconsistent) + " inconsistent";
+}
+
+WriteCheck check_written_table(const std::filesystem::path& staging, const std::filesystem::path& dir,
+                               const TableValues& table, const WrittenBounds& bounds, const TableSet& subtables,
+                               int threads, uint64_t seed) {
+    WriteCheck check;
+    const std::string name = table.index.material().name();
+    auto start = std::chrono::steady_clock::now();
+    auto lap = [&](const char* what) {
+        const auto now = std::chrono::steady_clock::now();
+        spdlog::debug("{}: {} in {:.2f} s", name, what, std::chrono::duration<double>(now - start).count());
+        start = now;
+    };
+    if (!compare_sections(staging, table, bounds, threads, check)) return check;
+    lap("every section decoded and compared");
+    probe_sample(staging, dir, table, seed, check);
+    lap("a sample probed");
+    const VerifyReport r = verify_table(table, subtables, threads, 3, CONSISTENCY_SAMPLE, seed);
+    lap("a sample checked against its moves");
+    check.sampled = r.positions;
+    check.inconsistent = r.mismatches;
+    for (const auto& e : r.examples)
+        if (check.examples.size() < 10) check.examples.push_back(e);
+    check.ok = check.decode_mismatches == 0 && check.probe_mismatches == 0 && check.inconsistent == 0;
+    return check;
+}
+
+}  // namespace pythia::tb
