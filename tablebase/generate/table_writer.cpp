@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <random>
 #include <type_traits>
 
@@ -477,6 +478,16 @@ PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, 
     return draws;
 }
 
+// Runs f(WHITE) and f(BLACK) at the same time. A section's encoding ends on one thread (Re-Pair
+// one pair at a time, the Huffman code, the packing), so two sections side by side keep both
+// cores busy; each still splits its parallel stages over all the writer's threads.
+template <typename F>
+void for_both_sides(F&& f) {
+    auto black = std::async(std::launch::async, [&f] { f(BLACK); });
+    f(WHITE);
+    black.get();
+}
+
 // The WDL sections of both sides: captures (and, where it pays, queen promotions) resolved when
 // the subtables are at hand. With `draws`, also where each section stores a draw.
 std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const GenerationInfo& info, int threads,
@@ -492,7 +503,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
     std::array<PositionBits, COLOR_NB> promoted_searched;
     if (promotions && t.promotion_resolved[WHITE].empty())
         promoted_searched = search_promotion_resolved(t, *info.subtables, threads);
-    for (Color c : {WHITE, BLACK}) {
+    std::array<EncodedSection, COLOR_NB> chosen;
+    for_both_sides([&](Color c) {
         const PositionBits& decided = info.subtables && recorded ? t.capture_resolved[c] : searched[c];
         const PositionBits& promoted =
             !t.promotion_resolved[c].empty() ? t.promotion_resolved[c] : promoted_searched[c];
@@ -518,7 +530,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             e.header.storage_order = order.field();
             return e;  // its codes are dropped once the section is chosen
         };
-        wdl.push_back(encode(false));
+        EncodedSection& section = chosen[c];
+        section = encode(false);
         // Leaving the promotions to the prober shrinks the pawn's side of some tables a lot
         // (KQvKP's by 75 %) but makes others larger, where the promotions decide positions the
         // filling had no trouble with: so both ways, the smaller kept.
@@ -526,18 +539,19 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
         if (any_promoted) {
             EncodedSection with = encode(true);
-            const uint64_t bytes_without = encoded_bytes(wdl.back()), bytes_with = encoded_bytes(with);
+            const uint64_t bytes_without = encoded_bytes(section), bytes_with = encoded_bytes(with);
             spdlog::debug("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
                          c == WHITE ? "w" : "b", bytes_without, bytes_with);
-            if (bytes_with < bytes_without) wdl.back() = std::move(with);
+            if (bytes_with < bytes_without) section = std::move(with);
         }
-        if (draws) (*draws)[c] = stored_wdl_draws(t.index, wdl.back(), threads);
-        wdl.back().codes = {};
-        if (bounds && (wdl.back().header.flags & FLAG_CAPTURE_RESOLVED)) {
+        if (draws) (*draws)[c] = stored_wdl_draws(t.index, section, threads);
+        section.codes = {};
+        if (bounds && (section.header.flags & FLAG_CAPTURE_RESOLVED)) {
             bounds->wdl_capture[c] = decided;
-            if (wdl.back().header.flags & FLAG_PROMOTIONS_RESOLVED) bounds->wdl_promotion[c] = promoted;
+            if (section.header.flags & FLAG_PROMOTIONS_RESOLVED) bounds->wdl_promotion[c] = promoted;
         }
-    }
+    });
+    for (EncodedSection& section : chosen) wdl.push_back(std::move(section));
     return wdl;
 }
 
@@ -589,8 +603,8 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // and the estimate is of both.
     StorageOrder order[COLOR_NB];
     uint64_t estimate[COLOR_NB] = {};
-    for (Color c : {WHITE, BLACK}) {
-        if (!info.compact) continue;
+    for_both_sides([&](Color c) {
+        if (!info.compact) return;
         const auto start = std::chrono::steady_clock::now();
         auto dtz_cell = [&](uint64_t i) {
             return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
@@ -599,7 +613,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
                                : choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c));
         spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+    });
     // One side to store: where the samples of DTM and DTZ together show one side clearly larger,
     // it is not encoded at all (encoding both sides' DTM and DTZ was about half the writer's
     // time on KBNPvK); otherwise both are, and compared.
@@ -610,19 +624,21 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
     }
-    std::vector<EncodedSection> dist;
+    // Each side's DTM, then its DTZ (which may take the DTM's codes as its context).
+    std::array<EncodedSection, COLOR_NB> dtm, dtz;
     const auto encode_start = std::chrono::steady_clock::now();
-    for (Color c : {WHITE, BLACK}) {
-        if (!encode_side[c]) continue;
-        dist.push_back(encode_section(n, in_order(order[c], dtm_cell(c)), plans[c]));
+    for_both_sides([&](Color c) {
+        if (!encode_side[c]) return;
+        dtm[c] = encode_section(n, in_order(order[c], dtm_cell(c)), plans[c]);
         if (resolve_dtm)
-            for (uint16_t& s : dist.back().symbols) s = value_of_key(s);
-        dist.back().header.storage_order = order[c].field();
-    }
-    for (size_t k = 0, sides = dist.size(); k < sides; ++k) {
-        const Color c = Color(dist[k].header.side);
-        dist.push_back(encode_dtz(t, c, dist[k], order[c], threads));
-    }
+            for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
+        dtm[c].header.storage_order = order[c].field();
+        dtz[c] = encode_dtz(t, c, dtm[c], order[c], threads);
+    });
+    std::vector<EncodedSection> dist;  // DTM sections before DTZ sections, White before Black
+    for (auto* sections : {&dtm, &dtz})
+        for (Color c : {WHITE, BLACK})
+            if (encode_side[c]) dist.push_back(std::move((*sections)[c]));
     spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());
     for (auto& s : dist) s.codes = {};
