@@ -19,8 +19,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "book/pgn_game.h"
@@ -46,8 +46,10 @@ int search_score(test::EngineProcess& engine, const std::string& fen, int depth)
         std::string kind;
         int value = 0;
         words >> kind >> value;
-        if (kind == "cp") score = value;
-        else if (kind == "mate") score = value > 0 ? 100000 : -100000;
+        if (kind == "cp")
+            score = value;
+        else if (kind == "mate")
+            score = value > 0 ? 100000 : -100000;
     }
 }
 
@@ -65,13 +67,19 @@ int main(int argc, char** argv) {
     for (int i = 2; i + 1 < argc; i += 2) {
         std::string flag = argv[i];
         int v = std::atoi(argv[i + 1]);
-        if (flag == "--min") min_pieces = v;
-        else if (flag == "--max") max_pieces = v;
-        else if (flag == "--max-imbalance") max_imbalance = v;
-        else if (flag == "--depth") depth = v;
-        else if (flag == "--engine") engine_path = argv[i + 1];
+        if (flag == "--min")
+            min_pieces = v;
+        else if (flag == "--max")
+            max_pieces = v;
+        else if (flag == "--max-imbalance")
+            max_imbalance = v;
+        else if (flag == "--depth")
+            depth = v;
+        else if (flag == "--engine")
+            engine_path = argv[i + 1];
         else if (flag == "--eval-window") {
-            if (std::sscanf(argv[i + 1], "%d,%d", &window_lo, &window_hi) != 2 || window_lo < 0 || window_hi < window_lo) {
+            if (std::sscanf(argv[i + 1], "%d,%d", &window_lo, &window_hi) != 2 || window_lo < 0 ||
+                window_hi < window_lo) {
                 std::cerr << "extract-endgames: --eval-window wants LO,HI centipawns, 0 <= LO <= HI\n";
                 return 2;
             }

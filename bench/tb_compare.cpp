@@ -50,7 +50,8 @@ bool wdl_answers(const fs::path& dir, const TableValues& values, int threads, st
     TableSet subtables;
     std::array<ValueArray, COLOR_NB> stored;
     std::array<uint8_t, COLOR_NB> flags{};
-    if (!load_subtables(dir, m, subtables, &error, threads) || !load_wdl_symbols(dir, m, stored, flags, &error, threads)) {
+    if (!load_subtables(dir, m, subtables, &error, threads) ||
+        !load_wdl_symbols(dir, m, stored, flags, &error, threads)) {
         report = error;
         return false;
     }
@@ -67,8 +68,10 @@ int main(int argc, char** argv) {
     int threads = int(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::string> positional;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--threads" && i + 1 < args.size()) threads = std::max(1, std::atoi(args[++i].c_str()));
-        else positional.push_back(args[i]);
+        if (args[i] == "--threads" && i + 1 < args.size())
+            threads = std::max(1, std::atoi(args[++i].c_str()));
+        else
+            positional.push_back(args[i]);
     }
     if (positional.size() < 2) {
         std::fprintf(stderr, "usage: tb-compare DIR_A DIR_B [MATERIAL...] [--threads T]\n");
@@ -109,7 +112,8 @@ int main(int argc, char** argv) {
         }
         const uint64_t differ = value_differences(*a, *b, threads);
         std::string wdl_a, wdl_b;
-        const bool same = differ == 0 && wdl_answers(dir_a, *a, threads, wdl_a) & wdl_answers(dir_b, *a, threads, wdl_b);
+        const bool same =
+            differ == 0 && wdl_answers(dir_a, *a, threads, wdl_a) & wdl_answers(dir_b, *a, threads, wdl_b);
         positions += a->index.size();
         std::printf("%-8s %s: %llu positions per side, %llu with other DTM or DTZ; A: %s; B: %s\n", m.name().c_str(),
                     same ? "same" : "DIFFERENT", (unsigned long long)a->index.size(), (unsigned long long)differ,

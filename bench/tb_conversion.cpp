@@ -38,8 +38,10 @@ std::string pieces_of(const std::string& material) {
     std::string out;
     bool black = false;
     for (char c : material) {
-        if (c == 'v') black = true;
-        else out += black ? char(std::tolower(c)) : c;
+        if (c == 'v')
+            black = true;
+        else
+            out += black ? char(std::tolower(c)) : c;
     }
     return out;
 }
@@ -88,17 +90,26 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
-        if (a == "--pythia" && has_value) o.pythia = argv[++i];
-        else if (a == "--opponent" && has_value) o.opponent = argv[++i];
-        else if (a == "--dir" && has_value) o.dir = argv[++i];
-        else if (a == "--movetime" && has_value) o.movetime = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--games" && has_value) o.games = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--max-plies" && has_value) o.max_plies = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--seed" && has_value) o.seed = std::strtoull(argv[++i], nullptr, 10);
-        else if (a.size() >= 3 && a[0] == 'K') o.tables.push_back(a);
+        if (a == "--pythia" && has_value)
+            o.pythia = argv[++i];
+        else if (a == "--opponent" && has_value)
+            o.opponent = argv[++i];
+        else if (a == "--dir" && has_value)
+            o.dir = argv[++i];
+        else if (a == "--movetime" && has_value)
+            o.movetime = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--games" && has_value)
+            o.games = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--max-plies" && has_value)
+            o.max_plies = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--seed" && has_value)
+            o.seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (a.size() >= 3 && a[0] == 'K')
+            o.tables.push_back(a);
         else {
-            std::fprintf(stderr, "usage: tb-conversion [--pythia P] [--opponent E] [--movetime MS] [--games N] "
-                                 "[--seed S] [--dir D] [--max-plies N] [TABLE...]\n");
+            std::fprintf(stderr,
+                         "usage: tb-conversion [--pythia P] [--opponent E] [--movetime MS] [--games N] "
+                         "[--seed S] [--dir D] [--max-plies N] [TABLE...]\n");
             return 2;
         }
     }
@@ -142,6 +153,7 @@ int main(int argc, char** argv) {
         all_games += games;
         all_wins += wins;
     }
-    std::printf("total   %3d games: %3d won (%.1f %%)\n", all_games, all_wins, 100.0 * all_wins / std::max(all_games, 1));
+    std::printf("total   %3d games: %3d won (%.1f %%)\n", all_games, all_wins,
+                100.0 * all_wins / std::max(all_games, 1));
     return all_wins == all_games ? 0 : 1;
 }

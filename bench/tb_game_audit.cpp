@@ -28,12 +28,12 @@ using namespace pythia;
 namespace {
 
 struct EngineTally {
-    long moves = 0;                 // moves played from a table position
+    long moves = 0;  // moves played from a table position
     long win_to_draw = 0, win_to_loss = 0, draw_to_loss = 0;
-    long games = 0;                 // games that reached a table position
-    long won_entered = 0, won_kept = 0;    // first table position a win; games then won
-    long drawn_entered = 0, drawn_lost = 0; // first table position a draw; games then lost
-    long lost_entered = 0, lost_saved = 0;  // first table position a loss; games not lost
+    long games = 0;                          // games that reached a table position
+    long won_entered = 0, won_kept = 0;      // first table position a win; games then won
+    long drawn_entered = 0, drawn_lost = 0;  // first table position a draw; games then lost
+    long lost_entered = 0, lost_saved = 0;   // first table position a loss; games not lost
 };
 
 int outcome(int wdl) { return wdl > 1 ? 1 : wdl < -1 ? -1 : 0; }
@@ -41,9 +41,12 @@ int outcome(int wdl) { return wdl > 1 ? 1 : wdl < -1 ? -1 : 0; }
 // The game's first table position, valued for each player against the result they got.
 void tally_entry(EngineTally& e, int value, int got) {
     ++e.games;
-    if (value > 0) ++e.won_entered, e.won_kept += got > 0;
-    else if (value == 0) ++e.drawn_entered, e.drawn_lost += got < 0;
-    else ++e.lost_entered, e.lost_saved += got >= 0;
+    if (value > 0)
+        ++e.won_entered, e.won_kept += got > 0;
+    else if (value == 0)
+        ++e.drawn_entered, e.drawn_lost += got < 0;
+    else
+        ++e.lost_entered, e.lost_saved += got >= 0;
 }
 
 // Audits one replayed game; `number` names it in the --list lines.
@@ -94,12 +97,15 @@ int main(int argc, char** argv) {
     bool list = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--dir" && i + 1 < argc) dir = argv[++i];
-        else if (a == "--list") list = true;
+        if (a == "--dir" && i + 1 < argc)
+            dir = argv[++i];
+        else if (a == "--list")
+            list = true;
         else if (a.rfind("--", 0) == 0) {
             std::cerr << "usage: tb-game-audit [--dir D] [--list] <games.pgn>...\n";
             return 2;
-        } else files.push_back(a);
+        } else
+            files.push_back(a);
     }
     if (files.empty()) {
         std::cerr << "usage: tb-game-audit [--dir D] [--list] <games.pgn>...\n";
@@ -135,15 +141,14 @@ int main(int argc, char** argv) {
     }
     std::cout << games << " games read";
     if (unreadable) std::cout << ", " << unreadable << " unreadable";
-    std::cout << "; tables: " << dir << " (" << tb.num_tables() << ", up to " << tb.max_pieces()
-              << " pieces)\n";
+    std::cout << "; tables: " << dir << " (" << tb.num_tables() << ", up to " << tb.max_pieces() << " pieces)\n";
     for (const auto& [name, t] : tally) {
         std::cout << name << ": " << t.games << " games reached the tables; " << t.moves
-                  << " moves from table positions, spoiling: win->draw " << t.win_to_draw
-                  << ", win->loss " << t.win_to_loss << ", draw->loss " << t.draw_to_loss << '\n'
-                  << "  entered won " << t.won_entered << " (won " << t.won_kept << "), drawn "
-                  << t.drawn_entered << " (lost " << t.drawn_lost << "), lost " << t.lost_entered
-                  << " (not lost " << t.lost_saved << ")\n";
+                  << " moves from table positions, spoiling: win->draw " << t.win_to_draw << ", win->loss "
+                  << t.win_to_loss << ", draw->loss " << t.draw_to_loss << '\n'
+                  << "  entered won " << t.won_entered << " (won " << t.won_kept << "), drawn " << t.drawn_entered
+                  << " (lost " << t.drawn_lost << "), lost " << t.lost_entered << " (not lost " << t.lost_saved
+                  << ")\n";
     }
     return 0;
 }

@@ -47,7 +47,7 @@ namespace {
 struct Options {
     std::string pythia = "build/release/pythia", dir = "tablebases";
     int clients = 64, threads = 0, min_pieces = 3, max_pieces = 4, positions = 20000;
-    int port = 0;    // a server already running there (its memory is then not reported)
+    int port = 0;     // a server already running there (its memory is then not reported)
     long warmup = 0;  // requests before the measured ones (the server opens its tables on first use)
     long requests = 100000;
     double rate = 0;  // requests per second in all (open loop); 0: closed loop
@@ -98,7 +98,8 @@ std::vector<std::string> positions(const Options& o) {
         for (Color c : {WHITE, BLACK})
             for (int pt = PAWN; pt <= KING; ++pt)
                 pieces += std::string(m.count(c, PieceType(pt)), c == WHITE ? " PNBRQK"[pt] : " pnbrqk"[pt]);
-        if (auto p = random_position(rng, pieces, rng() % 2 ? WHITE : BLACK)) out.push_back("/standard?fen=" + url_fen(p->fen()));
+        if (auto p = random_position(rng, pieces, rng() % 2 ? WHITE : BLACK))
+            out.push_back("/standard?fen=" + url_fen(p->fen()));
     }
     std::printf("%zu positions of %zu tables with %d-%d pieces from %s\n", out.size(), ms.size(), o.min_pieces,
                 o.max_pieces, o.dir.c_str());
@@ -125,22 +126,35 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--pythia") o.pythia = next();
-        else if (a == "--dir") o.dir = next();
-        else if (a == "--clients") o.clients = std::stoi(next());
-        else if (a == "--requests") o.requests = std::stol(next());
-        else if (a == "--min-pieces") o.min_pieces = std::stoi(next());
-        else if (a == "--max-pieces") o.max_pieces = std::stoi(next());
-        else if (a == "--threads") o.threads = std::stoi(next());
-        else if (a == "--positions") o.positions = std::stoi(next());
-        else if (a == "--seed") o.seed = std::stoull(next());
-        else if (a == "--port") o.port = std::stoi(next());
-        else if (a == "--warmup") o.warmup = std::stol(next());
-        else if (a == "--rate") o.rate = std::stod(next());
+        if (a == "--pythia")
+            o.pythia = next();
+        else if (a == "--dir")
+            o.dir = next();
+        else if (a == "--clients")
+            o.clients = std::stoi(next());
+        else if (a == "--requests")
+            o.requests = std::stol(next());
+        else if (a == "--min-pieces")
+            o.min_pieces = std::stoi(next());
+        else if (a == "--max-pieces")
+            o.max_pieces = std::stoi(next());
+        else if (a == "--threads")
+            o.threads = std::stoi(next());
+        else if (a == "--positions")
+            o.positions = std::stoi(next());
+        else if (a == "--seed")
+            o.seed = std::stoull(next());
+        else if (a == "--port")
+            o.port = std::stoi(next());
+        else if (a == "--warmup")
+            o.warmup = std::stol(next());
+        else if (a == "--rate")
+            o.rate = std::stod(next());
         else {
-            std::fprintf(stderr,
-                         "usage: tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] "
-                         "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W] [--rate R]\n");
+            std::fprintf(
+                stderr,
+                "usage: tb-load [--pythia B] [--dir D] [--clients C] [--requests N] [--min-pieces J] "
+                "[--max-pieces K] [--threads T] [--seed S] [--positions P] [--port P] [--warmup W] [--rate R]\n");
             return 2;
         }
     }
@@ -205,18 +219,20 @@ int main(int argc, char** argv) {
                 if (i == o.requests / 10 && server) rss_tenth = rss_kib(server);
                 auto t0 = Clock::now();
                 if (o.rate > 0) {
-                    t0 = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(i) / o.rate));
+                    t0 = start +
+                         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(i) / o.rate));
                     std::this_thread::sleep_until(t0);
                 }
                 auto res = client.Get(targets[size_t(i + o.warmup) % targets.size()]);
                 lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                 if (!res || res->status != 200 || res->body.rfind("{\"dtz\":", 0) != 0) {
                     if (errors++ < 5)
-                        std::fprintf(stderr, "tb-load: %s: %s\n", targets[size_t(i + o.warmup) % targets.size()].c_str(),
+                        std::fprintf(stderr, "tb-load: %s: %s\n",
+                                     targets[size_t(i + o.warmup) % targets.size()].c_str(),
                                      res ? ("status " + std::to_string(res->status)).c_str()
                                          : httplib::to_string(res.error()).c_str());
-                }
-                else if (res->body.find("\"category\":\"unknown\",\"wdl\":null,\"moves\"") != std::string::npos) ++unknown;
+                } else if (res->body.find("\"category\":\"unknown\",\"wdl\":null,\"moves\"") != std::string::npos)
+                    ++unknown;
             }
         });
     for (auto& t : clients) t.join();
@@ -232,15 +248,17 @@ int main(int argc, char** argv) {
     const size_t n = all.size();
     const double p50 = percentile(all, 0.50), p90 = percentile(all, 0.90), p99 = percentile(all, 0.99),
                  worst = n ? *std::max_element(all.begin(), all.end()) : 0;
-    std::printf("%ld requests from %d clients (kept-alive connections) to `pythia tb serve --threads %d` in %.2f s: "
-                "%.0f requests/s (%s)\n",
-                long(n), o.clients, o.threads, seconds, double(n) / seconds,
-                o.rate > 0 ? ("open loop, " + std::to_string(long(o.rate)) + " requests/s offered").c_str()
-                           : "closed loop: as fast as the server answers");
+    std::printf(
+        "%ld requests from %d clients (kept-alive connections) to `pythia tb serve --threads %d` in %.2f s: "
+        "%.0f requests/s (%s)\n",
+        long(n), o.clients, o.threads, seconds, double(n) / seconds,
+        o.rate > 0 ? ("open loop, " + std::to_string(long(o.rate)) + " requests/s offered").c_str()
+                   : "closed loop: as fast as the server answers");
     std::printf("latency: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms\n", p50, p90, p99, worst);
     std::printf("errors: %ld (no answer, not 200, or not the JSON); answers without a value (unknown): %ld\n",
                 errors.load(), unknown.load());
-    std::printf("server RSS: %.1f MiB before the measured requests, %.1f MiB after a tenth of them, %.1f MiB at the end\n",
-                double(rss_start) / 1024, double(rss_tenth.load()) / 1024, double(rss_end) / 1024);
+    std::printf(
+        "server RSS: %.1f MiB before the measured requests, %.1f MiB after a tenth of them, %.1f MiB at the end\n",
+        double(rss_start) / 1024, double(rss_tenth.load()) / 1024, double(rss_end) / 1024);
     return errors == 0 ? 0 : 1;
 }

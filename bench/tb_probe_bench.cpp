@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "engine/core/movegen.h"
+#include "engine/core/random_position.h"
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/format/table_index.h"
-#include "engine/core/random_position.h"
 #include "tablebase/probe/tablebases.h"
 
 #ifdef PYTHIA_HAVE_FATHOM
@@ -134,9 +134,10 @@ double median_of(std::vector<double> v) {
 int main(int argc, char** argv) {
     Options o;
     auto usage = [] {
-        std::fprintf(stderr, "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
-                             "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE] "
-                             "[--mapped-wdl]\n");
+        std::fprintf(stderr,
+                     "usage: tb-probe-bench [--dir D] [--syzygy S] [--positions N] [--runs R] "
+                     "[--min-pieces J] [--max-pieces K] [--seed X] [--tables M1,M2,...] [--values FILE] "
+                     "[--mapped-wdl]\n");
         return 2;
     };
     for (int i = 1; i < argc; ++i) {
@@ -147,14 +148,22 @@ int main(int argc, char** argv) {
         }
         if (i + 1 == argc) return usage();  // an option without its value
         const std::string v = argv[++i];
-        if (a == "--dir") o.dir = v;
-        else if (a == "--syzygy") o.syzygy = v;
-        else if (a == "--positions") o.positions = std::max(100, std::atoi(v.c_str()));
-        else if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
-        else if (a == "--max-pieces") o.max_pieces = std::atoi(v.c_str());
-        else if (a == "--min-pieces") o.min_pieces = std::atoi(v.c_str());
-        else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
-        else if (a == "--values") o.values = v;
+        if (a == "--dir")
+            o.dir = v;
+        else if (a == "--syzygy")
+            o.syzygy = v;
+        else if (a == "--positions")
+            o.positions = std::max(100, std::atoi(v.c_str()));
+        else if (a == "--runs")
+            o.runs = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--max-pieces")
+            o.max_pieces = std::atoi(v.c_str());
+        else if (a == "--min-pieces")
+            o.min_pieces = std::atoi(v.c_str());
+        else if (a == "--seed")
+            o.seed = std::strtoull(v.c_str(), nullptr, 10);
+        else if (a == "--values")
+            o.values = v;
         else if (a == "--tables") {
             for (size_t at = 0; at <= v.size();) {
                 const size_t comma = std::min(v.find(',', at), v.size());
@@ -221,9 +230,10 @@ int main(int argc, char** argv) {
     const double overhead = timer_overhead_ns();
     std::printf("tb-probe-bench: %zu random legal positions from %zu tables of %d to %d pieces in %s\n",
                 positions.size(), tables.size(), o.min_pieces, o.max_pieces, o.dir.c_str());
-    std::printf("each probe timed alone (timer cost %.0f ns subtracted); %d runs, positions shuffled per run; "
-                "median over runs\n",
-                overhead, o.runs);
+    std::printf(
+        "each probe timed alone (timer cost %.0f ns subtracted); %d runs, positions shuffled per run; "
+        "median over runs\n",
+        overhead, o.runs);
 
     // Every probe must answer: a failure here means missing tables, not a slow probe.
     for (const Position& p : positions)
@@ -240,7 +250,9 @@ int main(int argc, char** argv) {
         }
         auto text = [](const std::optional<Value>& v) -> std::string {
             if (!v) return "none";
-            return is_win(*v) ? "+" + std::to_string(distance_of(*v)) : is_loss(*v) ? "-" + std::to_string(distance_of(*v)) : "draw";
+            return is_win(*v)    ? "+" + std::to_string(distance_of(*v))
+                   : is_loss(*v) ? "-" + std::to_string(distance_of(*v))
+                                 : "draw";
         };
         for (const Position& p : positions) {
             const auto all = tbs.probe(p);
@@ -252,7 +264,8 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    // Tables whose DTM/DTZ file leaves a side to move out (the 5-piece tables): their DTM probes of that side probe every move, so they are timed apart.
+    // Tables whose DTM/DTZ file leaves a side to move out (the 5-piece tables): their DTM probes of that side probe
+    // every move, so they are timed apart.
     std::vector<Position> dtm_stored, dtm_recovered;
     {
         std::map<std::string, std::optional<Color>> left_out;  // by normalized material name
@@ -273,24 +286,33 @@ int main(int argc, char** argv) {
     }
 
     std::vector<double> dtm_part_med[2], dtm_part_p99[2];  // side stored, side recovered
-    std::vector<double> wdl_cold_med, wdl_cold_p99, wdl_warm_med, dtm_med, dtm_p99, fat_med, fat_p99, root_med, root_p99;
+    std::vector<double> wdl_cold_med, wdl_cold_p99, wdl_warm_med, dtm_med, dtm_p99, fat_med, fat_p99, root_med,
+        root_p99;
     std::vector<double> same_med, same_p99;  // Pythia WDL on fathom's positions
     for (int run = 0; run < o.runs; ++run) {
         std::shuffle(positions.begin(), positions.end(), rng);
         std::shuffle(fathom_positions.begin(), fathom_positions.end(), rng);
-        Stats s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false), overhead);
+        Stats s = stats_of(time_each(
+                               positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false),
+                           overhead);
         wdl_cold_med.push_back(s.median);
         wdl_cold_p99.push_back(s.p99);
-        s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_wdl(p); }, true), overhead);
+        s = stats_of(time_each(
+                         positions, [&](const Position& p) { return tbs.probe_wdl(p); }, true),
+                     overhead);
         wdl_warm_med.push_back(s.median);
-        s = stats_of(time_each(positions, [&](const Position& p) { return tbs.probe_dtm(p); }, false), overhead);
+        s = stats_of(time_each(
+                         positions, [&](const Position& p) { return tbs.probe_dtm(p); }, false),
+                     overhead);
         dtm_med.push_back(s.median);
         dtm_p99.push_back(s.p99);
         for (int part = 0; part < 2 && !dtm_recovered.empty(); ++part) {
             std::vector<Position>& some = part ? dtm_recovered : dtm_stored;
             std::shuffle(some.begin(), some.end(), rng);
             if (some.empty()) continue;
-            s = stats_of(time_each(some, [&](const Position& p) { return tbs.probe_dtm(p); }, false), overhead);
+            s = stats_of(time_each(
+                             some, [&](const Position& p) { return tbs.probe_dtm(p); }, false),
+                         overhead);
             dtm_part_med[part].push_back(s.median);
             dtm_part_p99[part].push_back(s.p99);
         }
@@ -307,7 +329,8 @@ int main(int argc, char** argv) {
             // The ratio compares the same positions: Pythia's own probes of these alone when
             // they are only some of the positions (no 5-piece Syzygy set here).
             if (fathom_positions.size() < positions.size())
-                s = stats_of(time_each(fathom_positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false),
+                s = stats_of(time_each(
+                                 fathom_positions, [&](const Position& p) { return tbs.probe_wdl(p); }, false),
                              overhead);
             else
                 s = Stats{wdl_cold_med.back(), wdl_cold_p99.back()};
@@ -316,7 +339,8 @@ int main(int argc, char** argv) {
         }
 #endif
         std::vector<Position> roots(positions.begin(), positions.begin() + std::min<size_t>(positions.size(), 2000));
-        s = stats_of(time_each(roots, [&](const Position& p) { return tbs.rank_root_moves(p).has_value(); }, false),
+        s = stats_of(time_each(
+                         roots, [&](const Position& p) { return tbs.rank_root_moves(p).has_value(); }, false),
                      overhead);
         root_med.push_back(s.median);
         root_p99.push_back(s.p99);

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/mapped_file.h"
 #include "book/polyglot_entry.h"
+#include "engine/core/mapped_file.h"
 #include "engine/core/position.h"
 
 namespace pythia {

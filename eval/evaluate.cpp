@@ -39,8 +39,8 @@ private:
     Bitboard attacked_twice_[COLOR_NB] = {};
     Bitboard mobility_area_[COLOR_NB] = {};
     Bitboard king_zone_[COLOR_NB] = {};
-    int king_attackers_[COLOR_NB] = {};                      // pieces of c attacking the enemy zone
-    int zone_attacks_[COLOR_NB][PIECE_TYPE_NB] = {};         // zone squares attacked, by piece type
+    int king_attackers_[COLOR_NB] = {};               // pieces of c attacking the enemy zone
+    int zone_attacks_[COLOR_NB][PIECE_TYPE_NB] = {};  // zone squares attacked, by piece type
 };
 
 template <bool TRACE>
@@ -135,8 +135,8 @@ void Evaluation<TRACE>::threats(Color c) {
     const Bitboard enemies = pos_.pieces(them) & ~pos_.pieces(them, KING);
     const Bitboard by_pawns = attacked_by_[c][PAWN] & enemies & ~pos_.pieces(PAWN);
     const Bitboard weak = enemies & ~attacked_by_[them][PAWN];
-    const Bitboard by_minors = (attacked_by_[c][KNIGHT] | attacked_by_[c][BISHOP]) &
-                               (weak | pos_.pieces(them, ROOK, QUEEN));
+    const Bitboard by_minors =
+        (attacked_by_[c][KNIGHT] | attacked_by_[c][BISHOP]) & (weak | pos_.pieces(them, ROOK, QUEEN));
     const Bitboard by_rooks = attacked_by_[c][ROOK] & ((weak & ~attacked_by_[them][0]) | pos_.pieces(them, QUEEN));
     const Bitboard hanging = enemies & attacked_by_[c][0] & ~attacked_by_[them][0] & ~pos_.pieces(PAWN);
     for (Bitboard b = by_pawns; b;) t_.add(P.threat_by_pawn[type_of(pos_.piece_on(pop_lsb(b)))], c);
@@ -193,8 +193,7 @@ Value Evaluation<TRACE>::run(int& phase, int& scale) {
         attacked_by_[c][0] = attacked_by_[c][KING] | attacked_by_[c][PAWN];
         king_zone_[c] = king_attacks(ksq) | square_bb(ksq);
     }
-    for (Color c : {WHITE, BLACK})
-        mobility_area_[c] = ~(pos_.pieces(c, PAWN, KING) | pawns_.attacks[~c]);
+    for (Color c : {WHITE, BLACK}) mobility_area_[c] = ~(pos_.pieces(c, PAWN, KING) | pawns_.attacks[~c]);
 
     material_and_squares();
     for (Color c : {WHITE, BLACK}) {

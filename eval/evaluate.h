@@ -12,8 +12,8 @@
 
 namespace pythia {
 
-constexpr int PHASE_MAX = 24;      // all minor and major pieces on the board
-constexpr int SCALE_NORMAL = 64;   // endgame scale factor of an ordinary position
+constexpr int PHASE_MAX = 24;     // all minor and major pieces on the board
+constexpr int SCALE_NORMAL = 64;  // endgame scale factor of an ordinary position
 
 // How often each weight entered one evaluation, per colour, plus the blend: the evaluation is
 // linear in the weights for a fixed trace, which is what the tuner exploits.

@@ -14,8 +14,10 @@ struct Field {
     int rows, cols;  // psqt is 7 x 64, the other arrays 1 x n, single Scores 1 x 1
 };
 
-#define ARRAY_FIELD(f) {#f, offsetof(EvalParams, f), 1, int(std::tuple_size_v<decltype(EvalParams::f)>)}
-#define SCALAR_FIELD(f) {#f, offsetof(EvalParams, f), 0, 1}
+#define ARRAY_FIELD(f) \
+    { #f, offsetof(EvalParams, f), 1, int(std::tuple_size_v <decltype(EvalParams::f)>) }
+#define SCALAR_FIELD(f) \
+    { #f, offsetof(EvalParams, f), 0, 1 }
 const Field FIELDS[] = {
     ARRAY_FIELD(piece_value),
     {"psqt", offsetof(EvalParams, psqt), PIECE_TYPE_NB, SQUARE_NB},
@@ -48,7 +50,9 @@ const Field FIELDS[] = {
 #undef ARRAY_FIELD
 #undef SCALAR_FIELD
 
-std::string score_text(Score s) { return "S(" + std::to_string(mg_value(s)) + ", " + std::to_string(eg_value(s)) + ")"; }
+std::string score_text(Score s) {
+    return "S(" + std::to_string(mg_value(s)) + ", " + std::to_string(eg_value(s)) + ")";
+}
 
 }  // namespace
 
@@ -64,8 +68,10 @@ std::string params_to_source(const EvalParams& p) {
             for (int i = 0; i < n; ++i) t += (i ? (i % 8 ? ", " : ",\n        ") : "") + score_text(row[i]);
             return t + "}";
         };
-        if (f.rows == 0) out << "    p." << f.name << " = " << score_text(*v) << ";\n";
-        else if (f.rows == 1) out << "    p." << f.name << " = " << row_text(v, f.cols) << ";\n";
+        if (f.rows == 0)
+            out << "    p." << f.name << " = " << score_text(*v) << ";\n";
+        else if (f.rows == 1)
+            out << "    p." << f.name << " = " << row_text(v, f.cols) << ";\n";
         else
             for (int r = 0; r < f.rows; ++r)
                 out << "    p." << f.name << "[" << r << "] = " << row_text(v + r * f.cols, f.cols) << ";\n";

@@ -56,9 +56,7 @@ extern EvalParams PARAMS;
 EvalParams default_params();
 
 // Index of a weight inside the flat vector, for the tuner's trace.
-inline int param_index(const Score& weight) {
-    return int(&weight - reinterpret_cast<const Score*>(&PARAMS));
-}
+inline int param_index(const Score& weight) { return int(&weight - reinterpret_cast<const Score*>(&PARAMS)); }
 inline Score* param_vector(EvalParams& p) { return reinterpret_cast<Score*>(&p); }
 
 // C++ source that reproduces `p` as the body of default_params() (the tuner's output).

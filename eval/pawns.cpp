@@ -7,8 +7,7 @@ namespace pythia {
 namespace eval_detail {
 
 PawnMasks::PawnMasks() {
-    for (int f = 0; f < 8; ++f)
-        adjacent_files[f] = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
+    for (int f = 0; f < 8; ++f) adjacent_files[f] = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
     for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         for (Color c : {WHITE, BLACK}) {
             Bitboard ahead = 0;
@@ -45,8 +44,8 @@ void evaluate_pawns(const Position& pos, PawnEntry& e, Terms<TRACE>& t) {
             const Bitboard phalanx = neighbours & rank_bb(rank_of(s));
             // Backward: no pawn beside or behind can ever defend it, and its stop square is
             // attacked by an enemy pawn, so it cannot advance to safety either.
-            const bool backward = !isolated && !(neighbours & ~MASKS.attack_span[c][s] & ~phalanx) &&
-                                  !phalanx && (pawn_attacks(c, stop) & theirs);
+            const bool backward = !isolated && !(neighbours & ~MASKS.attack_span[c][s] & ~phalanx) && !phalanx &&
+                                  (pawn_attacks(c, stop) & theirs);
             const bool passed = !(MASKS.passed_span[c][s] & theirs) && !doubled;
 
             if (isolated) t.add(P.isolated_pawn, c);

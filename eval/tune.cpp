@@ -9,8 +9,8 @@
 //       mean squared error of the results over the weights (Adam on the exact gradient of the
 //       linear traced evaluation), and prints the weights in params_values.inc form.
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -38,7 +38,10 @@ void parse_movetext(const std::string& text, PgnGame& g) {
     size_t i = 0;
     while (i < text.size()) {
         char c = text[i];
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
         if (c == '{') {
             size_t end = text.find('}', i);
             if (!g.comments.empty()) g.comments.back() = text.substr(i + 1, end - i - 1);
@@ -199,8 +202,10 @@ int tune(const char* file, int epochs, const char* validation_file) {
     double lo = 0.0005, hi = 0.02;
     for (int it = 0; it < 40; ++it) {
         double a = lo + (hi - lo) * 0.382, b = lo + (hi - lo) * 0.618;
-        if (loss(data, a, mg, eg) < loss(data, b, mg, eg)) hi = b;
-        else lo = a;
+        if (loss(data, a, mg, eg) < loss(data, b, mg, eg))
+            hi = b;
+        else
+            lo = a;
     }
     const double k = (lo + hi) / 2;
     auto report = [&](int epoch) {
@@ -216,7 +221,8 @@ int tune(const char* file, int epochs, const char* validation_file) {
     const int n = EVAL_PARAM_COUNT;
     std::vector<bool> frozen(n, false);
     if (std::getenv("PYTHIA_TUNE_FREEZE_PSQT"))
-        for (int i = param_index(PARAMS.psqt[0][0]); i < param_index(PARAMS.psqt[0][0]) + int(PIECE_TYPE_NB) * int(SQUARE_NB); ++i)
+        for (int i = param_index(PARAMS.psqt[0][0]);
+             i < param_index(PARAMS.psqt[0][0]) + int(PIECE_TYPE_NB) * int(SQUARE_NB); ++i)
             frozen[i] = true;
     std::vector<double> m1(2 * n), m2(2 * n), grad(2 * n);
     const double rate = 1.0, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
@@ -235,8 +241,8 @@ int tune(const char* file, int epochs, const char* validation_file) {
             const double gj = grad[j] / double(data.size());
             m1[j] = beta1 * m1[j] + (1 - beta1) * gj;
             m2[j] = beta2 * m2[j] + (1 - beta2) * gj * gj;
-            const double step = rate * (m1[j] / (1 - std::pow(beta1, epoch))) /
-                                (std::sqrt(m2[j] / (1 - std::pow(beta2, epoch))) + eps);
+            const double step =
+                rate * (m1[j] / (1 - std::pow(beta1, epoch))) / (std::sqrt(m2[j] / (1 - std::pow(beta2, epoch))) + eps);
             (j < n ? mg[j] : eg[j - n]) -= step;
         }
         if (epoch % 100 == 0 || epoch == epochs) report(epoch);
@@ -259,7 +265,8 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "extract" && argc > 2) return extract(argc - 2, argv + 2);
     if (const char* w = std::getenv("PYTHIA_TUNE_RESULT_WEIGHT")) RESULT_WEIGHT = std::atof(w);
-    if (cmd == "tune" && argc > 2) return tune(argv[2], argc > 3 ? std::atoi(argv[3]) : 500, argc > 4 ? argv[4] : nullptr);
+    if (cmd == "tune" && argc > 2)
+        return tune(argv[2], argc > 3 ? std::atoi(argv[3]) : 500, argc > 4 ? argv[4] : nullptr);
     std::cerr << "usage: pythia-tune extract GAMES.pgn... > positions.txt\n"
                  "       pythia-tune tune positions.txt [epochs] [validation.txt] > params_values.inc\n";
     return 2;

@@ -41,11 +41,11 @@ inline void update_correction(int32_t& entry, int difference, int depth) {
 using ContinuationTable = int16_t[PIECE_NB][SQUARE_NB];
 
 struct History {
-    int16_t quiet[COLOR_NB][SQUARE_NB][SQUARE_NB];                        // [side][from][to]
-    int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];                  // [mover][to][captured]
-    ContinuationTable continuation[PIECE_NB][SQUARE_NB];                  // [prev piece][prev to]
-    Move counter[PIECE_NB][SQUARE_NB];                                    // reply to [piece][to]
-    int32_t correction[COLOR_NB][CORRECTION_SIZE];                        // [side][pawn key]
+    int16_t quiet[COLOR_NB][SQUARE_NB][SQUARE_NB];        // [side][from][to]
+    int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];  // [mover][to][captured]
+    ContinuationTable continuation[PIECE_NB][SQUARE_NB];  // [prev piece][prev to]
+    Move counter[PIECE_NB][SQUARE_NB];                    // reply to [piece][to]
+    int32_t correction[COLOR_NB][CORRECTION_SIZE];        // [side][pawn key]
 
     void clear() {
         std::memset(quiet, 0, sizeof quiet);

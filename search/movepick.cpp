@@ -16,15 +16,17 @@ constexpr int BAD_CAPTURE = -(1 << 28);
 
 }  // namespace
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, const SearchStack* ss,
-                       Move counter, bool noisy_only)
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, const SearchStack* ss, Move counter,
+                       bool noisy_only)
     : pos_(pos), tt_move_(tt_move), tt_pending_(false) {
     Move list[MAX_MOVES];
     const GenType type = noisy_only && !pos.in_check() ? GenType::NOISY : GenType::ALL;
     Move* end = generate(pos, list, type);
     for (Move* m = list; m != end; ++m) {
-        if (*m == tt_move) tt_pending_ = true;  // the TT move is legal here: it goes first
-        else moves_[count_++] = {*m, 0};
+        if (*m == tt_move)
+            tt_pending_ = true;  // the TT move is legal here: it goes first
+        else
+            moves_[count_++] = {*m, 0};
     }
     score_moves(history, ss, counter);
 }

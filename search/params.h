@@ -24,7 +24,7 @@ namespace pythia::search_params {
 // / 100 plies, both in hundredths.
 PYTHIA_TUNABLE(LMR_BASE, 75, 0, 200);
 PYTHIA_TUNABLE(LMR_DIVISOR, 225, 120, 400);
-constexpr int LMR_MIN_DEPTH = 3;            // no reduction above the last plies
+constexpr int LMR_MIN_DEPTH = 3;  // no reduction above the last plies
 // Captures and promotions are reduced only after this many moves: they come in order of
 // expected gain, so the first few are likely the best.
 constexpr int LMR_TACTICAL_MIN_MOVES = 4;

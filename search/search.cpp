@@ -120,9 +120,7 @@ void Search::main_thread() {
     // searches, even when the search itself has finished (mate found, depth limit).
     {
         std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] {
-            return shared_.stop || !(shared_.pondering || shared_.limits.infinite);
-        });
+        cv_.wait(lock, [this] { return shared_.stop || !(shared_.pondering || shared_.limits.infinite); });
         shared_.stop = true;
     }
     for (auto& t : helpers) t.join();
@@ -158,7 +156,8 @@ void Search::main_thread() {
         result.depth = best->completed_depth();
         const std::vector<Move>& pv = verdict_pv(rm);
         if (verdict_) result.score = verdict_->score;
-        if (pv.size() > 1) result.ponder = pv[1];
+        if (pv.size() > 1)
+            result.ponder = pv[1];
         else {
             // No reply in the PV (a stop at depth 1, a fail high): ask the table for one.
             Position after = root_;

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/core/position.h"
 #include <random>
+#include "engine/core/position.h"
 
 #include "search/limits.h"
 #include "search/strength.h"
@@ -51,14 +51,14 @@ struct SearchCallbacks {
 struct RootVerdict {
     Value score = VALUE_DRAW;  // mate_in/mated_in, tb_win_in/tb_loss_in or a draw, side to move's view
     std::array<int, 3> wdl{0, 1000, 0};
-    uint64_t tbhits = 0;    // probes the decision made
-    std::vector<Move> pv;   // the tables' line, if they gave one (it starts with the move to play)
+    uint64_t tbhits = 0;   // probes the decision made
+    std::vector<Move> pv;  // the tables' line, if they gave one (it starts with the move to play)
 };
 
 struct SearchOptions {
     int multipv = 1;
     int64_t move_overhead_ms = 50;
-    TablebaseProbing tb;                  // probes inside the tree
+    TablebaseProbing tb;                 // probes inside the tree
     std::optional<RootVerdict> verdict;  // set by the move decision
     StrengthLimit strength;              // UCI_LimitStrength, UCI_Elo: the choice of the move
 };

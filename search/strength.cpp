@@ -33,7 +33,7 @@ void StrengthLimit::restrict(SearchLimits& limits) const {
 }
 
 const RootMove& choose_weakened_move(const std::vector<RootMove>& root_moves, int candidates,
-                                    const StrengthLimit& strength, std::mt19937_64& rng) {
+                                     const StrengthLimit& strength, std::mt19937_64& rng) {
     const RootMove& best = root_moves[0];
     auto score_of = [](const RootMove& rm) { return rm.score != -VALUE_INFINITE ? rm.score : rm.previous_score; };
     if (!strength.active() || score_of(best) >= VALUE_MATE_IN_MAX_PLY) return best;

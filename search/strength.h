@@ -22,7 +22,7 @@ namespace pythia {
 
 constexpr int STRENGTH_ELO_MIN = 1320;
 constexpr int STRENGTH_ELO_MAX = 3190;
-constexpr int STRENGTH_CANDIDATES = 4;  // root moves searched with MultiPV to choose among
+constexpr int STRENGTH_CANDIDATES = 4;       // root moves searched with MultiPV to choose among
 constexpr int STRENGTH_ELO_LEVEL_0 = 1265;   // the (extrapolated) rating of level 0
 constexpr int STRENGTH_ELO_LEVEL_20 = 2476;  // full strength: from here up nothing is limited
 
@@ -33,8 +33,8 @@ struct StrengthLimit {
     // 0.9 at UCI_Elo 1320, rising linearly to 20 at 2476 and above; at 20 nothing is limited.
     double level() const;
     bool active() const { return enabled && level() < 20.0; }
-    int depth_cap() const;        // iterations at most: 1 at level 0, 20 at level 19
-    uint64_t node_cap() const;    // nodes at most (search/params.h): about 1.3 M at level 19
+    int depth_cap() const;         // iterations at most: 1 at level 0, 20 at level 19
+    uint64_t node_cap() const;     // nodes at most (search/params.h): about 1.3 M at level 19
     int noise_centipawns() const;  // the largest random bonus of a root move: level 0's, a quarter at 10, 0 at 20
     // Applies the caps to a `go`'s limits (keeping any smaller limit of the GUI's); `go
     // infinite` and `go ponder` get the depth cap only.
@@ -45,6 +45,6 @@ struct StrengthLimit {
 // score from the last iteration): each gets its score plus a random bonus below the noise,
 // and the highest total is played. A forced mate found for us is always played.
 const RootMove& choose_weakened_move(const std::vector<RootMove>& root_moves, int candidates,
-                                    const StrengthLimit& strength, std::mt19937_64& rng);
+                                     const StrengthLimit& strength, std::mt19937_64& rng);
 
 }  // namespace pythia

@@ -16,8 +16,8 @@ namespace pythia {
 
 enum Bound : uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-constexpr int DEPTH_QS = 0;        // depth stored by quiescence search
-constexpr int DEPTH_OFFSET = 2;    // stored depth = depth + offset, so that 0 marks an empty slot
+constexpr int DEPTH_QS = 0;      // depth stored by quiescence search
+constexpr int DEPTH_OFFSET = 2;  // stored depth = depth + offset, so that 0 marks an empty slot
 
 struct TTData {
     Move move;

@@ -35,9 +35,7 @@ const ReductionTable REDUCTIONS;
 
 int reduction(int depth, int move_count) { return REDUCTIONS.r[std::min(depth, 63)][std::min(move_count, 63)]; }
 
-bool has_non_pawn_material(const Position& pos, Color c) {
-    return pos.pieces(c) & ~pos.pieces(c, PAWN, KING);
-}
+bool has_non_pawn_material(const Position& pos, Color c) { return pos.pieces(c) & ~pos.pieces(c, PAWN, KING); }
 
 constexpr int STACK_OFFSET = 7;  // sentinel plies before the root, read by the continuation history
 
@@ -137,11 +135,10 @@ void Worker::iterative_deepening() {
                 pv_length_[0] = 0;
                 const Value v = search<true>(ss, alpha, beta, root_depth_, false);
                 // Moves that did not reach alpha are at -INF and sort by their last score.
-                std::stable_sort(root_moves_.begin() + pv_idx_, root_moves_.end(),
-                                 [](const RootMove& a, const RootMove& b) {
-                                     return a.score != b.score ? a.score > b.score
-                                                               : a.previous_score > b.previous_score;
-                                 });
+                std::stable_sort(
+                    root_moves_.begin() + pv_idx_, root_moves_.end(), [](const RootMove& a, const RootMove& b) {
+                        return a.score != b.score ? a.score > b.score : a.previous_score > b.previous_score;
+                    });
                 if (stopping()) break;
                 if (v <= alpha) {
                     root_moves_[pv_idx_].bound = BOUND_UPPER;
@@ -170,8 +167,8 @@ void Worker::iterative_deepening() {
 
         // Time: stop once the optimum is used up, sooner when the best move is stable and
         // later when it keeps changing. One legal move needs no thought.
-        if (shared_.time.time_limited() && !shared_.time.fixed() && !shared_.pondering.load(std::memory_order_relaxed) &&
-            !stopping()) {
+        if (shared_.time.time_limited() && !shared_.time.fixed() &&
+            !shared_.pondering.load(std::memory_order_relaxed) && !stopping()) {
             const int changes = std::min(best_move_changes_, INSTABILITY_MAX_CHANGES);
             instability = INSTABILITY_OLD_WEIGHT * instability +
                           INSTABILITY_NEW_WEIGHT * (INSTABILITY_BASE + INSTABILITY_PER_CHANGE * changes);
@@ -254,7 +251,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
                                                 : VALUE_DRAW + *wdl;  // a cursed win a hair above 0
             const Bound b = *wdl > draw_band ? BOUND_LOWER : *wdl < -draw_band ? BOUND_UPPER : BOUND_EXACT;
             if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
-                shared_.tt.store(key, ply, Move::none(), v, VALUE_NONE, std::min(depth + TB_STORE_EXTRA_DEPTH, MAX_PLY - 1), b);
+                shared_.tt.store(key, ply, Move::none(), v, VALUE_NONE,
+                                 std::min(depth + TB_STORE_EXTRA_DEPTH, MAX_PLY - 1), b);
                 return v;
             }
             if constexpr (PV) {
@@ -274,7 +272,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     if (ss->in_check) {
         ss->static_eval = eval = VALUE_NONE;
     } else {
-        if (tt_hit && tte.eval != VALUE_NONE) raw_eval = tte.eval;
+        if (tt_hit && tte.eval != VALUE_NONE)
+            raw_eval = tte.eval;
         else {
             raw_eval = static_evaluation(pos_, pawns_, accumulators_);
             if (!tt_hit) shared_.tt.store(key, ply, Move::none(), VALUE_NONE, raw_eval, -1, BOUND_NONE);
@@ -302,7 +301,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // (not in pawn endings, where zugzwang makes passing a poor guide).
         if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta && (ss - 1)->move != Move::null() &&
             !ss->excluded && has_non_pawn_material(pos_, pos_.side_to_move()) && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
-            const int r = NMP_BASE + depth / NMP_DEPTH_DIVISOR + std::min((eval - beta) / NMP_EVAL_DIVISOR, NMP_EVAL_MAX);
+            const int r =
+                NMP_BASE + depth / NMP_DEPTH_DIVISOR + std::min((eval - beta) / NMP_EVAL_DIVISOR, NMP_EVAL_MAX);
             ss->move = Move::null();
             ss->moved_piece = NO_PIECE;
             ss->continuation = &history_.continuation[NO_PIECE][0];
@@ -321,9 +321,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     if (!root && !tt_move && depth >= IIR_MIN_DEPTH && (PV || cut_node)) --depth;
 
     // Step 12. The move loop.
-    const Move counter = (ss - 1)->move.is_ok()
-                             ? history_.counter[(ss - 1)->moved_piece][(ss - 1)->move.to()]
-                             : Move::none();
+    const Move counter =
+        (ss - 1)->move.is_ok() ? history_.counter[(ss - 1)->moved_piece][(ss - 1)->move.to()] : Move::none();
     MovePicker picker(pos_, tt_move, history_, ss, counter, false);
     const Color us = pos_.side_to_move();
     Value best = tb_floor;
@@ -366,7 +365,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
                 // History pruning: a move that has failed everywhere so far.
                 if (lmr_depth <= HISTORY_PRUNING_MAX_DEPTH && history_score < -HISTORY_PRUNING_MARGIN * depth) continue;
                 // SEE pruning: the move loses material on its square.
-                if (lmr_depth <= SEE_PRUNING_MAX_DEPTH && !see_ge(pos_, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)) continue;
+                if (lmr_depth <= SEE_PRUNING_MAX_DEPTH && !see_ge(pos_, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
+                    continue;
             } else if (depth <= SEE_PRUNING_MAX_DEPTH && !see_ge(pos_, m, -SEE_TACTICAL_MARGIN * depth)) {
                 continue;  // a losing capture or check at small depth
             }
@@ -377,16 +377,18 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         // when even the alternatives beat beta, the node fails high without more work
         // (multi-cut). Otherwise a check is searched one ply deeper (within reason).
         int extension = 0;
-        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !ss->excluded && tt_hit && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - SINGULAR_TT_DEPTH_MARGIN && tte.value != VALUE_NONE && !is_decisive(tte.value) &&
-            ply < EXTENSION_PLY_FACTOR * root_depth_) {
+        if (!root && m == tt_move && depth >= SINGULAR_MIN_DEPTH && !ss->excluded && tt_hit &&
+            (tte.bound & BOUND_LOWER) && tte.depth >= depth - SINGULAR_TT_DEPTH_MARGIN && tte.value != VALUE_NONE &&
+            !is_decisive(tte.value) && ply < EXTENSION_PLY_FACTOR * root_depth_) {
             const Value singular_beta = tte.value - SINGULAR_MARGIN * depth;
             ss->excluded = m;
             const Value v = search<false>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
             ss->excluded = Move::none();
             if (stopping()) return VALUE_ZERO;
-            if (v < singular_beta) extension = 1;
-            else if (singular_beta >= beta) return singular_beta;
+            if (v < singular_beta)
+                extension = 1;
+            else if (singular_beta >= beta)
+                return singular_beta;
         } else if (gives_check && ply < EXTENSION_PLY_FACTOR * root_depth_) {
             extension = 1;
         }
@@ -418,7 +420,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             const int reduced = std::clamp(new_depth - r, 1, new_depth);
             if constexpr (PV) pv_length_[ply + 1] = 0;
             v = -search<false>(ss + 1, -(alpha + 1), -alpha, reduced, true);
-            if (v > alpha && reduced < new_depth) v = -search<false>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+            if (v > alpha && reduced < new_depth)
+                v = -search<false>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
         } else if (!PV || move_count > 1) {
             v = -search<false>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
         }
@@ -432,8 +435,8 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
 
         // Step 16. At the root, remember the score and line of every move that raised alpha.
         if (root) {
-            RootMove& rm = *std::find_if(root_moves_.begin(), root_moves_.end(),
-                                         [m](const RootMove& r) { return r.move == m; });
+            RootMove& rm =
+                *std::find_if(root_moves_.begin(), root_moves_.end(), [m](const RootMove& r) { return r.move == m; });
             if (move_count == 1 || v > alpha) {
                 rm.score = v;
                 rm.sel_depth = sel_depth_;
@@ -456,8 +459,10 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
             }
         }
         if (m != best_move) {
-            if (quiet && quiet_count < 64) quiets_tried[quiet_count++] = m;
-            else if (capture && capture_count < 32) captures_tried[capture_count++] = m;
+            if (quiet && quiet_count < 64)
+                quiets_tried[quiet_count++] = m;
+            else if (capture && capture_count < 32)
+                captures_tried[capture_count++] = m;
         }
     }
 
@@ -499,9 +504,9 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     // exclude the better moves).
     if (!ss->excluded && !(root && pv_idx_ > 0))
         shared_.tt.store(key, ply, best_move, best, raw_eval, depth,
-                         best >= beta                ? BOUND_LOWER
+                         best >= beta      ? BOUND_LOWER
                          : PV && best_move ? BOUND_EXACT
-                                                     : BOUND_UPPER);
+                                           : BOUND_UPPER);
     return best;
 }
 
@@ -584,7 +589,9 @@ Value Worker::qsearch(SearchStack* ss, Value alpha, Value beta) {
     if (ss->in_check && !move_count) return mated_in(ply);
 
     shared_.tt.store(key, ply, best_move, best, raw_eval, DEPTH_QS,
-                     best >= beta ? BOUND_LOWER : PV && best_move ? BOUND_EXACT : BOUND_UPPER);
+                     best >= beta      ? BOUND_LOWER
+                     : PV && best_move ? BOUND_EXACT
+                                       : BOUND_UPPER);
     return best;
 }
 

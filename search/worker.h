@@ -24,15 +24,15 @@ namespace pythia {
 namespace tb {
 class Tablebases;
 class SyzygyTables;
-}
+}  // namespace tb
 
 // How the search uses the tablebases inside the tree: Pythia's own (UCI options TBProbeLimit,
 // TBProbeDepth, TB50MoveRule), then Syzygy's for what they do not cover (SyzygyProbeLimit,
 // SyzygyProbeDepth, Syzygy50MoveRule). No tables, or a limit below 3: no probes.
 struct TablebaseProbing {
     const tb::Tablebases* tables = nullptr;
-    int piece_limit = 0;       // probe positions with at most this many pieces
-    int min_depth = 1;         // and at least this remaining depth
+    int piece_limit = 0;          // probe positions with at most this many pieces
+    int min_depth = 1;            // and at least this remaining depth
     bool fifty_move_rule = true;  // cursed wins and blessed losses are draws
 
     const tb::SyzygyTables* syzygy = nullptr;

@@ -12,9 +12,9 @@ namespace pythia::cli {
 using Args = std::vector<std::string>;
 
 // Exit statuses, the same for every command.
-constexpr int EXIT_OK = 0;       // the work was done
-constexpr int EXIT_FAILED = 1;   // the work failed (a file missing or bad, a table failing its check)
-constexpr int EXIT_USAGE = 2;    // the command line was wrong
+constexpr int EXIT_OK = 0;      // the work was done
+constexpr int EXIT_FAILED = 1;  // the work failed (a file missing or bad, a table failing its check)
+constexpr int EXIT_USAGE = 2;   // the command line was wrong
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;

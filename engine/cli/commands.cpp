@@ -61,7 +61,8 @@ constexpr Command COMMANDS[] = {
      "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"
      "explorer page at /, the lichess tablebase API at /standard?fen=...; prints its URL",
      tb_serve_command},
-    {"", "datagen", "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",
+    {"", "datagen",
+     "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",
      "self-play training data for the network: quiet positions with the search score and\n"
      "the game result, 32 bytes each, appended to FILE (at N nodes a move, default 5000);\n"
      "--games and --positions count what FILE holds, so the same command resumes a run",
@@ -92,7 +93,8 @@ void print_help(std::ostream& out, std::string_view group = {}) {
                "  pythia help | --help\n"
                "      this list; every command also takes --help\n"
                "  pythia --version\n"
-               "      the version: \"" << engine_name() << "\"\n";
+               "      the version: \""
+            << engine_name() << "\"\n";
     } else {
         out << "usage:\n";
     }

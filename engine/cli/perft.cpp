@@ -16,10 +16,14 @@ int perft_command(const Args& args) {
     std::string fen;
     int depth = -1;
     for (const std::string& a : args) {
-        if (a == "--divide") divide = true;
-        else if (a == "--chess960") chess960 = true;
-        else if (depth < 0) depth = parse_number("the depth", a, 0, 20);
-        else fen += a + " ";
+        if (a == "--divide")
+            divide = true;
+        else if (a == "--chess960")
+            chess960 = true;
+        else if (depth < 0)
+            depth = parse_number("the depth", a, 0, 20);
+        else
+            fen += a + " ";
     }
     if (depth < 0) throw UsageError("a depth is needed");
     Position pos;

@@ -13,10 +13,10 @@
 namespace pythia::cli {
 
 struct TableArgs {
-    std::vector<tb::Material> tables;  // normalised; with --all N every table of up to N pieces
-    bool all_stored = false;           // --all without a number
+    std::vector<tb::Material> tables;                     // normalised; with --all N every table of up to N pieces
+    bool all_stored = false;                              // --all without a number
     std::filesystem::path dir = default_tablebase_dir();  // engine/core/data_paths.h
-    int threads = 1;                   // default: every core
+    int threads = 1;                                      // default: every core
 };
 
 // Parses `args`. `flag(arg)` may take a verb's own flags (returning true); anything else that

@@ -32,10 +32,14 @@ double peak_memory_gib() {
 std::string duration_text(double seconds) {
     char s[32];
     // Seconds while they still tell stages of a table apart, then minutes, then hours.
-    if (seconds < 90) std::snprintf(s, sizeof s, "%.1f s", seconds);
-    else if (seconds < 600) std::snprintf(s, sizeof s, "%d min %02d s", int(seconds) / 60, int(seconds) % 60);
-    else if (seconds < 5400) std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
-    else std::snprintf(s, sizeof s, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
+    if (seconds < 90)
+        std::snprintf(s, sizeof s, "%.1f s", seconds);
+    else if (seconds < 600)
+        std::snprintf(s, sizeof s, "%d min %02d s", int(seconds) / 60, int(seconds) % 60);
+    else if (seconds < 5400)
+        std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
+    else
+        std::snprintf(s, sizeof s, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
     return s;
 }
 
@@ -75,7 +79,8 @@ public:
         stage_seconds_[2] += times.check;
         const double elapsed = seconds();
         const double share = total_ > 0 ? done_ / total_ : 1;
-        const std::string left = share > 0 && share < 1 ? ", " + duration_text(elapsed * (1 - share) / share) + " left" : "";
+        const std::string left =
+            share > 0 && share < 1 ? ", " + duration_text(elapsed * (1 - share) / share) + " left" : "";
         std::fprintf(stderr, "[%10s] %-8s generated %s, written %s, checked %s: WDL %s, DTM/DTZ %s  (%.1f %%%s)\n",
                      duration_text(elapsed).c_str(), m.name().c_str(), duration_text(generation_seconds).c_str(),
                      duration_text(times.write).c_str(), duration_text(times.check).c_str(),
@@ -108,7 +113,8 @@ private:
 // what they depend on), in the order it would, with their index sizes; nothing is written.
 int list_planned_tables(const TableArgs& a) {
     for (const Material& m : with_dependencies(a.tables))
-        if (!table_files_valid(a.dir, m)) std::printf("%s %llu\n", m.name().c_str(), (unsigned long long)TableIndex(m).size());
+        if (!table_files_valid(a.dir, m))
+            std::printf("%s %llu\n", m.name().c_str(), (unsigned long long)TableIndex(m).size());
     return EXIT_OK;
 }
 
@@ -116,7 +122,8 @@ int list_planned_tables(const TableArgs& a) {
 
 int tb_generate_command(const Args& args) {
     bool dry_run = false;
-    const TableArgs a = parse_table_args(args, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
+    const TableArgs a =
+        parse_table_args(args, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
     if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");
     if (dry_run) return list_planned_tables(a);
     std::error_code ec;

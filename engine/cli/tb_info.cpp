@@ -32,9 +32,11 @@ void print_longest(const char*& what, const TableIndex& index, Color stm, uint16
                    bool dtm) {
     if (at == UINT64_MAX) return;
     std::string text;
-    if (dtm) text = (win ? "mate in " + std::to_string((plies + 1) / 2) : "mated in " + std::to_string(plies / 2)) +
-                    " (" + std::to_string(plies) + " plies)";
-    else text = (win ? "win, " : "loss, ") + std::to_string(plies) + " plies to zeroing";
+    if (dtm)
+        text = (win ? "mate in " + std::to_string((plies + 1) / 2) : "mated in " + std::to_string(plies / 2)) + " (" +
+               std::to_string(plies) + " plies)";
+    else
+        text = (win ? "win, " : "loss, ") + std::to_string(plies) + " plies to zeroing";
     std::printf("    %-12s %-30s %s\n", what, text.c_str(), index_fen(index, at, stm).c_str());
     what = "";
 }
@@ -84,7 +86,8 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m, Totals& t
     const auto& stats = wdl->statistics();
     const uint64_t legal = stats ? stats->side[0].legal + stats->side[1].legal : 0;
     char line[256];
-    std::snprintf(line, sizeof line, "  files        %s %s%s%s", files[0].filename().c_str(), bytes_text(wdl->file_size()).c_str(),
+    std::snprintf(line, sizeof line, "  files        %s %s%s%s", files[0].filename().c_str(),
+                  bytes_text(wdl->file_size()).c_str(),
                   dist ? (", " + files[1].filename().string() + " ").c_str() : ", no DTM/DTZ file",
                   dist ? bytes_text(dist->file_size()).c_str() : "");
     std::fputs(line, stdout);
@@ -92,7 +95,8 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m, Totals& t
         std::printf(" (%.3f and %.2f bits per legal position)", 8.0 * wdl->file_size() / legal,
                     dist ? 8.0 * dist->file_size() / legal : 0.0);
     std::printf("\n");
-    if (dist && dist->write_id() != wdl->write_id()) std::printf("  warning      the two files come from different writes\n");
+    if (dist && dist->write_id() != wdl->write_id())
+        std::printf("  warning      the two files come from different writes\n");
     // Each section's codec, storage order (most significant digit first; "KK" is the king
     // pair, "P" the pawn slice, lower case Black's pieces) and compressed size.
     std::string sections;
@@ -125,8 +129,8 @@ bool print_table(const std::vector<fs::path>& dirs, const Material& m, Totals& t
     char date[64];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&when));
     std::printf("  generated    in %.1f s with %u thread%s; written %s (compression %.1f s)\n",
-                stats->generation_seconds, stats->generation_threads, stats->generation_threads == 1 ? "" : "s",
-                date, stats->write_seconds);
+                stats->generation_seconds, stats->generation_threads, stats->generation_threads == 1 ? "" : "s", date,
+                stats->write_seconds);
     for (Color c : {WHITE, BLACK}) {
         const SideStatistics& s = stats->side[c];
         std::printf("  %s to move: %llu legal positions\n", c == WHITE ? "white" : "black",

@@ -1,15 +1,15 @@
 // `pythia tb probe [--dir D] [--syzygy S] [--json] [FEN]`: a position's WDL, DTZ50 and DTM and every legal
-// move with its values, like syzygy-tables.info; --json in the lichess tablebase API's shape. Without a FEN it reads one FEN per line from
-// stdin, so that scripts can check many positions in one call.
+// move with its values, like syzygy-tables.info; --json in the lichess tablebase API's shape. Without a FEN it reads
+// one FEN per line from stdin, so that scripts can check many positions in one call.
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "engine/cli/command.h"
+#include "engine/cli/tb_probe_syzygy.h"
 #include "engine/core/data_paths.h"
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
-#include "engine/cli/command.h"
-#include "engine/cli/tb_probe_syzygy.h"
 #include "engine/server/lichess_json.h"
 #include "tablebase/probe/tablebases.h"
 
@@ -68,8 +68,10 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
     if (o.json) return probe_json(tbs, fen_text);
     Position pos;
     std::string error;
-    if (!pos.set_fen(fen_text, &error)) error = "illegal FEN: " + error;
-    else if (pos.castling_rights()) error = "the tables hold no positions with castling rights";
+    if (!pos.set_fen(fen_text, &error))
+        error = "illegal FEN: " + error;
+    else if (pos.castling_rights())
+        error = "the tables hold no positions with castling rights";
     else if (pos.count_all() > std::max(tbs.max_pieces(), 2))
         error = std::to_string(pos.count_all()) + " pieces, the tables hold up to " + std::to_string(tbs.max_pieces());
 
@@ -133,7 +135,8 @@ int tb_probe_command(const Args& args) {
     for (const std::string& message : tbs.set_paths(o.dir)) std::cerr << message << '\n';
     if (!o.syzygy.empty()) {
         if (o.json) throw UsageError("--syzygy answers in text only (the JSON holds DTM, which Syzygy files lack)");
-        for (const std::string& message : tb::SyzygyTables::instance().set_paths(o.syzygy)) std::cerr << message << '\n';
+        for (const std::string& message : tb::SyzygyTables::instance().set_paths(o.syzygy))
+            std::cerr << message << '\n';
     }
 
     bool ok = true;

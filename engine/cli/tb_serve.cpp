@@ -32,10 +32,14 @@ int tb_serve_command(const Args& args) {
             if (++i == args.size()) throw UsageError(args[i - 1] + " needs " + what);
             return args[i];
         };
-        if (args[i] == "--dir") dir = value("a folder");
-        else if (args[i] == "--bind") bind = value("HOST:PORT");
-        else if (args[i] == "--threads") threads = parse_number("--threads", value("a number"), 1, 1024);
-        else throw UsageError("unknown argument '" + args[i] + "'");
+        if (args[i] == "--dir")
+            dir = value("a folder");
+        else if (args[i] == "--bind")
+            bind = value("HOST:PORT");
+        else if (args[i] == "--threads")
+            threads = parse_number("--threads", value("a number"), 1, 1024);
+        else
+            throw UsageError("unknown argument '" + args[i] + "'");
     }
     const size_t colon = bind.rfind(':');
     if (colon == std::string::npos || colon == 0) throw UsageError("--bind wants HOST:PORT, not '" + bind + "'");

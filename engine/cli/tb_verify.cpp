@@ -13,7 +13,8 @@ namespace pythia::cli {
 int tb_verify_command(const Args& args) {
     using namespace pythia::tb;
     bool wdl_only = false;
-    TableArgs a = parse_table_args(args, [&](const std::string& flag) { return flag == "--wdl-only" && (wdl_only = true); });
+    TableArgs a =
+        parse_table_args(args, [&](const std::string& flag) { return flag == "--wdl-only" && (wdl_only = true); });
     if (a.all_stored || a.tables.empty()) {
         a.tables.clear();
         for (const Material& m : all_materials(5))
@@ -29,8 +30,10 @@ int tb_verify_command(const Args& args) {
         TableSet subtables;
         std::string error;
         TableCheck check;
-        if (!load_subtables(a.dir, m, subtables, &error, a.threads)) check.problem = "a subtable: " + error;
-        else check = check_stored_table(a.dir, m, subtables, a.threads, wdl_only);
+        if (!load_subtables(a.dir, m, subtables, &error, a.threads))
+            check.problem = "a subtable: " + error;
+        else
+            check = check_stored_table(a.dir, m, subtables, a.threads, wdl_only);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("%-8s %s (%.1f s)\n", m.name().c_str(), check.summary(wdl_only).c_str(), s);
         for (const std::string& e : check.examples) std::printf("    %s\n", e.c_str());

@@ -15,8 +15,8 @@ int DISTANCE[SQUARE_NB][SQUARE_NB];
 
 namespace {
 
-Bitboard rook_table_storage[0x19000];    // 102,400 entries: sum over squares of 2^relevant bits
-Bitboard bishop_table_storage[0x1480];   // 5,248 entries
+Bitboard rook_table_storage[0x19000];   // 102,400 entries: sum over squares of 2^relevant bits
+Bitboard bishop_table_storage[0x1480];  // 5,248 entries
 
 constexpr int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -57,8 +57,8 @@ void init_slider(const int (&dirs)[4][2], SliderTable* table, Bitboard* storage)
 
     for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         // Edges do not matter for the attacks unless the slider stands on them.
-        Bitboard edges = ((RANK_1_BB | RANK_8_BB) & ~rank_bb(rank_of(s))) |
-                         ((FILE_A_BB | FILE_H_BB) & ~file_bb(file_of(s)));
+        Bitboard edges =
+            ((RANK_1_BB | RANK_8_BB) & ~rank_bb(rank_of(s))) | ((FILE_A_BB | FILE_H_BB) & ~file_bb(file_of(s)));
         SliderTable& t = table[s];
         t.mask = slide(dirs, s, 0) & ~edges;
         t.shift = 64 - popcount(t.mask);
@@ -123,8 +123,8 @@ void init() {
         Bitboard b = square_bb(s);
         PAWN_ATTACKS[WHITE][s] = pawn_attacks_bb<WHITE>(b);
         PAWN_ATTACKS[BLACK][s] = pawn_attacks_bb<BLACK>(b);
-        KING_ATTACKS[s] = shift<8>(b) | shift<-8>(b) | shift<1>(b) | shift<-1>(b) | shift<9>(b) |
-                          shift<7>(b) | shift<-7>(b) | shift<-9>(b);
+        KING_ATTACKS[s] = shift<8>(b) | shift<-8>(b) | shift<1>(b) | shift<-1>(b) | shift<9>(b) | shift<7>(b) |
+                          shift<-7>(b) | shift<-9>(b);
         KNIGHT_ATTACKS[s] = 0;
         constexpr int jumps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
         for (const auto& j : jumps) {

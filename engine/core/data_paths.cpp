@@ -32,6 +32,8 @@ fs::path default_tablebase_dir(const fs::path& exe_dir) {
 
 fs::path default_tablebase_dir() { return default_tablebase_dir(executable_dir()); }
 
-fs::path own_book_file(const fs::path& exe_dir) { return exe_dir.empty() ? fs::path() : exe_dir / "book" / "pythia.bin"; }
+fs::path own_book_file(const fs::path& exe_dir) {
+    return exe_dir.empty() ? fs::path() : exe_dir / "book" / "pythia.bin";
+}
 
 }  // namespace pythia

@@ -33,8 +33,10 @@ HugePageArena::HugePageArena(size_t chunk_bytes) : chunk_bytes_(round_up(chunk_b
 
 HugePageArena::~HugePageArena() {
     for (const Chunk& c : chunks_) {
-        if (ON_HEAP) ::operator delete(c.base, std::align_val_t(64));
-        else munmap(c.base, c.size);
+        if (ON_HEAP)
+            ::operator delete(c.base, std::align_val_t(64));
+        else
+            munmap(c.base, c.size);
     }
 }
 

@@ -60,7 +60,7 @@ private:
     mutable std::mutex mutex_;
     static constexpr size_t NONE = ~size_t(0);
     std::vector<Chunk> chunks_;  // ON_HEAP: one per piece, from the heap
-    size_t open_ = NONE;  // the chunk that small requests are taken from
+    size_t open_ = NONE;         // the chunk that small requests are taken from
     size_t allocated_ = 0;
 };
 

@@ -37,9 +37,12 @@ bool MappedFile::open(const std::string& path, std::string* error, Access access
     if (fd < 0) return fail(error, std::string("cannot open: ") + std::strerror(errno));
     struct stat st;
     const char* problem = nullptr;
-    if (fstat(fd, &st) != 0) problem = "cannot read its size";
-    else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
-    else if (st.st_size == 0) problem = "empty file";
+    if (fstat(fd, &st) != 0)
+        problem = "cannot read its size";
+    else if (!S_ISREG(st.st_mode))
+        problem = "not a regular file";
+    else if (st.st_size == 0)
+        problem = "empty file";
     if (problem) {
         ::close(fd);
         return fail(error, problem);

@@ -190,9 +190,12 @@ Move* generate_for_side(const Position& pos, Move* out) {
 
 Move* generate(const Position& pos, Move* out, GenType type) {
     switch (type) {
-    case GenType::NOISY: return generate_for_side<GenType::NOISY>(pos, out);
-    case GenType::QUIET: return generate_for_side<GenType::QUIET>(pos, out);
-    default: return generate_for_side<GenType::ALL>(pos, out);
+        case GenType::NOISY:
+            return generate_for_side<GenType::NOISY>(pos, out);
+        case GenType::QUIET:
+            return generate_for_side<GenType::QUIET>(pos, out);
+        default:
+            return generate_for_side<GenType::ALL>(pos, out);
     }
 }
 

@@ -17,8 +17,7 @@ Move* generate(const Position& pos, Move* out, GenType type = GenType::ALL);
 
 class MoveList {
 public:
-    explicit MoveList(const Position& pos, GenType type = GenType::ALL)
-        : end_(generate(pos, moves_, type)) {}
+    explicit MoveList(const Position& pos, GenType type = GenType::ALL) : end_(generate(pos, moves_, type)) {}
 
     const Move* begin() const { return moves_; }
     const Move* end() const { return end_; }

@@ -10,12 +10,23 @@ constexpr std::string_view SAN_PIECES = "  NBRQK";
 
 PieceType piece_from_letter(char c) {
     switch (c) {
-    case 'N': case 'n': return KNIGHT;
-    case 'B': case 'b': return BISHOP;
-    case 'R': case 'r': return ROOK;
-    case 'Q': case 'q': return QUEEN;
-    case 'K': case 'k': return KING;
-    default: return NO_PIECE_TYPE;
+        case 'N':
+        case 'n':
+            return KNIGHT;
+        case 'B':
+        case 'b':
+            return BISHOP;
+        case 'R':
+        case 'r':
+            return ROOK;
+        case 'Q':
+        case 'q':
+            return QUEEN;
+        case 'K':
+        case 'k':
+            return KING;
+        default:
+            return NO_PIECE_TYPE;
     }
 }
 
@@ -70,9 +81,12 @@ std::string move_to_san(const Position& pos, Move m) {
                 same_rank |= rank_of(other.from()) == rank_of(from);
             }
             if (ambiguous) {
-                if (!same_file) san += char('a' + file_of(from));
-                else if (!same_rank) san += char('1' + rank_of(from));
-                else san += square_to_string(from);
+                if (!same_file)
+                    san += char('a' + file_of(from));
+                else if (!same_rank)
+                    san += char('1' + rank_of(from));
+                else
+                    san += square_to_string(from);
             }
         }
         if (pos.is_capture(m)) san += 'x';
@@ -129,10 +143,14 @@ Move parse_san_move(const Position& pos, std::string_view text) {
     int from_file = -1, from_rank = -1;
     for (size_t k = i; k < s.size() - 2; ++k) {
         char c = s[k];
-        if (c >= 'a' && c <= 'h' && from_file < 0) from_file = c - 'a';
-        else if (c >= '1' && c <= '8' && from_rank < 0) from_rank = c - '1';
-        else if (c == 'x' || c == ':' || c == '-') continue;
-        else return Move::none();
+        if (c >= 'a' && c <= 'h' && from_file < 0)
+            from_file = c - 'a';
+        else if (c >= '1' && c <= '8' && from_rank < 0)
+            from_rank = c - '1';
+        else if (c == 'x' || c == ':' || c == '-')
+            continue;
+        else
+            return Move::none();
     }
 
     Move found = Move::none();

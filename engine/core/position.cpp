@@ -145,15 +145,19 @@ bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) 
     if (file != 8) return fail(error, "rank 1 does not have 8 squares");
 
     // 2. Side to move.
-    if (fields[1] == "w") p.side_ = WHITE;
-    else if (fields[1] == "b") p.side_ = BLACK;
-    else return fail(error, "side to move must be 'w' or 'b', not '" + std::string(fields[1]) + "'");
+    if (fields[1] == "w")
+        p.side_ = WHITE;
+    else if (fields[1] == "b")
+        p.side_ = BLACK;
+    else
+        return fail(error, "side to move must be 'w' or 'b', not '" + std::string(fields[1]) + "'");
 
     // Material sanity: one king each, no pawn on a back rank, no more pieces than a game allows.
     for (Color c : {WHITE, BLACK}) {
         const char* name = c == WHITE ? "white" : "black";
         if (p.count(c, KING) != 1)
-            return fail(error, std::string(name) + " must have exactly one king, found " + std::to_string(p.count(c, KING)));
+            return fail(error,
+                        std::string(name) + " must have exactly one king, found " + std::to_string(p.count(c, KING)));
         int pawns = p.count(c, PAWN);
         int promoted = std::max(0, p.count(c, QUEEN) - 1) + std::max(0, p.count(c, ROOK) - 2) +
                        std::max(0, p.count(c, BISHOP) - 2) + std::max(0, p.count(c, KNIGHT) - 2);
@@ -203,8 +207,8 @@ bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) 
             const bool king_side = rook_sq > king;
             const int right = castling_right(color, king_side);
             if (p.st().castling & right)
-                return fail(error, quoted + " repeated: the " + (king_side ? "king" : "queen") +
-                                       "-side right is given twice");
+                return fail(error,
+                            quoted + " repeated: the " + (king_side ? "king" : "queen") + "-side right is given twice");
             p.add_castling_right(color, rook_sq);
         }
     }
@@ -218,7 +222,8 @@ bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) 
         Square s = make_square(ep[0] - 'a', ep[1] - '1');
         Color us = p.side_, them = ~us;
         if (relative_rank(us, s) != RANK_6)
-            return fail(error, "en passant square " + std::string(ep) + " is not on the right rank for the side to move");
+            return fail(error,
+                        "en passant square " + std::string(ep) + " is not on the right rank for the side to move");
         if (p.piece_on(s - pawn_push(us)) != make_piece(them, PAWN) || !p.empty(s) || !p.empty(s + pawn_push(us)))
             return fail(error, "en passant square " + std::string(ep) + " does not follow a double pawn step");
         if (pawn_attacks(them, s) & p.pieces(us, PAWN)) p.st().ep_square = s;
@@ -231,8 +236,7 @@ bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) 
             return fail(error, "bad halfmove clock '" + std::string(fields[4]) + "'");
         if (!parse_int(fields[5], fullmove) || fullmove < 0)
             return fail(error, "bad fullmove number '" + std::string(fields[5]) + "'");
-        if (fields[3] != "-" && rule50 != 0)
-            return fail(error, "en passant square with a non-zero halfmove clock");
+        if (fields[3] != "-" && rule50 != 0) return fail(error, "en passant square with a non-zero halfmove clock");
         p.st().rule50 = rule50;
         p.game_ply_ = 2 * (std::max(fullmove, 1) - 1) + (p.side_ == BLACK);
     } else {
@@ -242,8 +246,7 @@ bool Position::set_fen(std::string_view fen, std::string* error, bool chess960) 
     // 6. Checks: the side not to move may not be in check. At most two pieces can give check, and
     //    one of two must be a slider, since only a slider's check can be discovered.
     Color us = p.side_, them = ~us;
-    if (p.attackers_to(p.king_square(them)) & p.pieces(us))
-        return fail(error, "the side not to move is in check");
+    if (p.attackers_to(p.king_square(them)) & p.pieces(us)) return fail(error, "the side not to move is in check");
     Bitboard checkers = p.attackers_to(p.king_square(us)) & p.pieces(them);
     if (popcount(checkers) > 2) return fail(error, "the side to move is in check by more than two pieces");
     if (popcount(checkers) == 2 && !(checkers & (p.pieces(BISHOP, ROOK) | p.pieces(QUEEN))))
@@ -345,17 +348,22 @@ bool Position::gives_check(Move m) const {
     Bitboard ours = pieces(us) ^ square_bb(from);
 
     switch (m.kind()) {
-    case Move::PROMOTION: pt = m.promotion(); break;
-    case Move::EN_PASSANT: occ ^= square_bb(to - pawn_push(us)); break;
-    case Move::CASTLING: {
-        const bool king_side = to > from;
-        const Square rook_from = castling_rook_square(castling_right(us, king_side));
-        const Square king_to = relative_square(us, king_side ? SQ_G1 : SQ_C1);
-        const Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
-        occ = (pieces() ^ square_bb(from) ^ square_bb(rook_from)) | square_bb(king_to) | square_bb(rook_to);
-        return rook_attacks(rook_to, occ) & square_bb(ksq);
-    }
-    default: break;
+        case Move::PROMOTION:
+            pt = m.promotion();
+            break;
+        case Move::EN_PASSANT:
+            occ ^= square_bb(to - pawn_push(us));
+            break;
+        case Move::CASTLING: {
+            const bool king_side = to > from;
+            const Square rook_from = castling_rook_square(castling_right(us, king_side));
+            const Square king_to = relative_square(us, king_side ? SQ_G1 : SQ_C1);
+            const Square rook_to = relative_square(us, king_side ? SQ_F1 : SQ_D1);
+            occ = (pieces() ^ square_bb(from) ^ square_bb(rook_from)) | square_bb(king_to) | square_bb(rook_to);
+            return rook_attacks(rook_to, occ) & square_bb(ksq);
+        }
+        default:
+            break;
     }
     // Direct check by the piece on its new square.
     Bitboard direct = pt == PAWN ? pawn_attacks(us, to) : attacks_bb(pt, to, occ);
@@ -489,8 +497,7 @@ void Position::undo_move() {
             put_piece(make_piece(us, PAWN), to);
         }
         move_piece(to, from);
-        if (s.captured != NO_PIECE)
-            put_piece(s.captured, m.kind() == Move::EN_PASSANT ? to - pawn_push(us) : to);
+        if (s.captured != NO_PIECE) put_piece(s.captured, m.kind() == Move::EN_PASSANT ? to - pawn_push(us) : to);
     }
     states_.pop_back();
 }

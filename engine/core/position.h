@@ -18,8 +18,8 @@ struct StateInfo {
     Key key = 0;       // full Polyglot key of the position
     Key pawn_key = 0;  // key of the pawns alone (for the pawn hash table)
     int castling = NO_CASTLING;
-    int rule50 = 0;           // plies since the last capture or pawn move
-    int plies_from_null = 0;  // plies since the last null move (repetitions cannot cross it)
+    int rule50 = 0;              // plies since the last capture or pawn move
+    int plies_from_null = 0;     // plies since the last null move (repetitions cannot cross it)
     Square ep_square = SQ_NONE;  // set only when a pawn of the side to move could capture there
     Bitboard checkers = 0;       // pieces giving check to the side to move
     Piece captured = NO_PIECE;   // piece captured by `move`

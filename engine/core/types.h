@@ -29,8 +29,18 @@ enum PieceType : int {
 // A piece is colour * 8 + type, so that colour and type are one shift or mask away.
 enum Piece : int {
     NO_PIECE,
-    W_PAWN = PAWN, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
-    B_PAWN = PAWN + 8, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING,
+    W_PAWN = PAWN,
+    W_KNIGHT,
+    W_BISHOP,
+    W_ROOK,
+    W_QUEEN,
+    W_KING,
+    B_PAWN = PAWN + 8,
+    B_KNIGHT,
+    B_BISHOP,
+    B_ROOK,
+    B_QUEEN,
+    B_KING,
     PIECE_NB = 16,
 };
 

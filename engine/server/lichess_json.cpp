@@ -12,8 +12,8 @@ namespace pythia::server {
 
 namespace {
 
-constexpr const char* CATEGORY_NAMES[] = {"loss",         "unknown", "syzygy-loss", "maybe-loss", "blessed-loss",
-                                          "draw",         "cursed-win", "maybe-win", "syzygy-win", "win"};
+constexpr const char* CATEGORY_NAMES[] = {"loss", "unknown",    "syzygy-loss", "maybe-loss", "blessed-loss",
+                                          "draw", "cursed-win", "maybe-win",   "syzygy-win", "win"};
 
 // lila-tablebase's category of a position from its DTZ50 and halfmove clock (shakmaty-syzygy's
 // AmbiguousWdl::from_dtz_and_halfmoves for an exact DTZ): the zeroing must come within 100 plies
@@ -34,10 +34,14 @@ Category category_from_wdl(int wdl, int halfmoves, int halfmoves_before) {
     if (wdl == 0) return Category::DRAW;
     if (halfmoves_before >= 100) return wdl < 0 ? Category::BLESSED_LOSS : Category::CURSED_WIN;
     switch (wdl) {
-    case 2: return halfmoves == 0 ? Category::WIN : Category::MAYBE_WIN;
-    case 1: return Category::CURSED_WIN;
-    case -1: return Category::BLESSED_LOSS;
-    default: return halfmoves == 0 ? Category::LOSS : Category::MAYBE_LOSS;
+        case 2:
+            return halfmoves == 0 ? Category::WIN : Category::MAYBE_WIN;
+        case 1:
+            return Category::CURSED_WIN;
+        case -1:
+            return Category::BLESSED_LOSS;
+        default:
+            return halfmoves == 0 ? Category::LOSS : Category::MAYBE_LOSS;
     }
 }
 
@@ -60,10 +64,14 @@ PositionInfo position_info(const tb::Tablebases& tables, const Position& pos, in
         if (r->dtm) i.dtm = tb::signed_distance(*r->dtm);
     }
     const int halfmoves = pos.rule50();
-    if (i.stalemate || i.insufficient_material || (i.dtz && *i.dtz == 0)) i.category = Category::DRAW;
-    else if (i.checkmate) i.category = halfmoves_before < 100 ? Category::LOSS : Category::BLESSED_LOSS;
-    else if (i.dtz) i.category = category_from_dtz(*i.dtz, halfmoves, halfmoves_before);
-    else if (wdl) i.category = category_from_wdl(*wdl, halfmoves, halfmoves_before);
+    if (i.stalemate || i.insufficient_material || (i.dtz && *i.dtz == 0))
+        i.category = Category::DRAW;
+    else if (i.checkmate)
+        i.category = halfmoves_before < 100 ? Category::LOSS : Category::BLESSED_LOSS;
+    else if (i.dtz)
+        i.category = category_from_dtz(*i.dtz, halfmoves, halfmoves_before);
+    else if (wdl)
+        i.category = category_from_wdl(*wdl, halfmoves, halfmoves_before);
     return i;
 }
 
@@ -97,8 +105,10 @@ SortKey sort_key(const MoveInfo& m, const Position& pos) {
     const bool positive = is_positive(a.category);
     const Move mv = m.move;
     int captured = 0;
-    if (mv.kind() == Move::EN_PASSANT) captured = PAWN;
-    else if (mv.kind() != Move::CASTLING && pos.piece_on(mv.to()) != NO_PIECE) captured = type_of(pos.piece_on(mv.to()));
+    if (mv.kind() == Move::EN_PASSANT)
+        captured = PAWN;
+    else if (mv.kind() != Move::CASTLING && pos.piece_on(mv.to()) != NO_PIECE)
+        captured = type_of(pos.piece_on(mv.to()));
     const int promotion = mv.kind() == Move::PROMOTION ? int(mv.promotion()) : 0;
     return {int(a.category),
             !a.checkmate,
@@ -120,18 +130,22 @@ void put_string(std::string& out, std::string_view s) {
     out += '"';
     for (char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        default:
-            // Control bytes, and any byte beyond ASCII (a FEN is ASCII; whatever else a request
-            // holds is echoed as Latin-1, always valid JSON).
-            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buf;
-            } else {
-                out += c;
-            }
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            default:
+                // Control bytes, and any byte beyond ASCII (a FEN is ASCII; whatever else a request
+                // holds is echoed as Latin-1, always valid JSON).
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                    out += buf;
+                } else {
+                    out += c;
+                }
         }
     }
     out += '"';
@@ -198,28 +212,44 @@ std::optional<Category> parse_category(std::string_view name) {
 
 Category negate(Category c) {
     switch (c) {
-    case Category::LOSS: return Category::WIN;
-    case Category::UNKNOWN: return Category::UNKNOWN;
-    case Category::SYZYGY_LOSS: return Category::SYZYGY_WIN;
-    case Category::MAYBE_LOSS: return Category::MAYBE_WIN;
-    case Category::BLESSED_LOSS: return Category::CURSED_WIN;
-    case Category::DRAW: return Category::DRAW;
-    case Category::CURSED_WIN: return Category::BLESSED_LOSS;
-    case Category::MAYBE_WIN: return Category::MAYBE_LOSS;
-    case Category::SYZYGY_WIN: return Category::SYZYGY_LOSS;
-    case Category::WIN: return Category::LOSS;
+        case Category::LOSS:
+            return Category::WIN;
+        case Category::UNKNOWN:
+            return Category::UNKNOWN;
+        case Category::SYZYGY_LOSS:
+            return Category::SYZYGY_WIN;
+        case Category::MAYBE_LOSS:
+            return Category::MAYBE_WIN;
+        case Category::BLESSED_LOSS:
+            return Category::CURSED_WIN;
+        case Category::DRAW:
+            return Category::DRAW;
+        case Category::CURSED_WIN:
+            return Category::BLESSED_LOSS;
+        case Category::MAYBE_WIN:
+            return Category::MAYBE_LOSS;
+        case Category::SYZYGY_WIN:
+            return Category::SYZYGY_LOSS;
+        case Category::WIN:
+            return Category::LOSS;
     }
     return Category::UNKNOWN;
 }
 
 std::optional<int> category_wdl(Category c) {
     switch (c) {
-    case Category::WIN: return 2;
-    case Category::CURSED_WIN: return 1;
-    case Category::DRAW: return 0;
-    case Category::BLESSED_LOSS: return -1;
-    case Category::LOSS: return -2;
-    default: return std::nullopt;
+        case Category::WIN:
+            return 2;
+        case Category::CURSED_WIN:
+            return 1;
+        case Category::DRAW:
+            return 0;
+        case Category::BLESSED_LOSS:
+            return -1;
+        case Category::LOSS:
+            return -2;
+        default:
+            return std::nullopt;
     }
 }
 

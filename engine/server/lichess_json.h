@@ -16,11 +16,22 @@ namespace pythia::server {
 
 // lila-tablebase's categories, worst first for the side to move (its PessimisticUnknown order,
 // by which moves are sorted: the move whose successor is a loss for the opponent first).
-enum class Category { LOSS, UNKNOWN, SYZYGY_LOSS, MAYBE_LOSS, BLESSED_LOSS, DRAW, CURSED_WIN, MAYBE_WIN, SYZYGY_WIN, WIN };
+enum class Category {
+    LOSS,
+    UNKNOWN,
+    SYZYGY_LOSS,
+    MAYBE_LOSS,
+    BLESSED_LOSS,
+    DRAW,
+    CURSED_WIN,
+    MAYBE_WIN,
+    SYZYGY_WIN,
+    WIN
+};
 
 const char* category_name(Category c);  // "win", "cursed-win", ...
 std::optional<Category> parse_category(std::string_view name);
-Category negate(Category c);             // the other side's view
+Category negate(Category c);  // the other side's view
 // 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss; nothing for unknown and maybe-*.
 std::optional<int> category_wdl(Category c);
 
@@ -29,8 +40,8 @@ struct PositionInfo {
     bool checkmate = false;
     bool stalemate = false;
     bool insufficient_material = false;
-    std::optional<int> dtz;  // DTZ50 in plies, signed (+ win); exact, so also `precise_dtz`
-    std::optional<int> dtm;  // DTM in plies, signed; 0 for draws and for a checkmated side
+    std::optional<int> dtz;                 // DTZ50 in plies, signed (+ win); exact, so also `precise_dtz`
+    std::optional<int> dtm;                 // DTM in plies, signed; 0 for draws and for a checkmated side
     Category category = Category::UNKNOWN;  // WDL under the 50-move rule with the halfmove clock
 };
 

@@ -1,8 +1,8 @@
 #include "engine/server/tablebase_server.h"
 
 #include <httplib.h>
-#include <sys/socket.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <chrono>
@@ -84,10 +84,10 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
         listen_fd_ = fd;
     });
-    s.set_tcp_nodelay(true);                    // small answers: no Nagle delay on kept-alive connections
-    s.set_payload_max_length(4096);             // GET only: no request body worth reading
-    s.set_keep_alive_max_count(1000000);        // a client may keep its connection
-    s.set_read_timeout(5, 0);                   // an idle or slow client lets its thread go
+    s.set_tcp_nodelay(true);              // small answers: no Nagle delay on kept-alive connections
+    s.set_payload_max_length(4096);       // GET only: no request body worth reading
+    s.set_keep_alive_max_count(1000000);  // a client may keep its connection
+    s.set_read_timeout(5, 0);             // an idle or slow client lets its thread go
     s.set_write_timeout(5, 0);
 }
 

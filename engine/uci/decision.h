@@ -18,12 +18,12 @@ struct DecisionContext {
     const Position& position;
     const OptionTable& options;
     std::function<void(const std::string&)> info_string;  // tell the GUI what was decided
-    BookPlayer* book = nullptr;                            // the opening book step, if any
-    const tb::Tablebases* tablebases = nullptr;            // the tablebase step, if any
-    int tb_piece_limit = 0;  // positions of at most this many pieces are looked up (TBProbeLimit)
+    BookPlayer* book = nullptr;                           // the opening book step, if any
+    const tb::Tablebases* tablebases = nullptr;           // the tablebase step, if any
+    int tb_piece_limit = 0;                    // positions of at most this many pieces are looked up (TBProbeLimit)
     const tb::SyzygyTables* syzygy = nullptr;  // Syzygy files, for what the own tables do not cover
     int syzygy_piece_limit = 0;                // SyzygyProbeLimit, as far as the files reach
-    std::string tablebase_url;  // TablebaseURL: a tablebase server for roots the local tables miss
+    std::string tablebase_url;                 // TablebaseURL: a tablebase server for roots the local tables miss
     // TablebaseURLTimeout: how long the server gets: connection, request and answer together.
     std::chrono::milliseconds tablebase_url_timeout{50};
 };

@@ -56,16 +56,23 @@ std::vector<std::string> OptionTable::declarations() const {
     for (const Option& o : options_) {
         std::string line = "option name " + o.name + " type ";
         switch (o.type) {
-        case Type::CHECK: line += "check default " + o.default_value; break;
-        case Type::SPIN:
-            line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
-            break;
-        case Type::COMBO:
-            line += "combo default " + o.default_value;
-            for (const auto& c : o.choices) line += " var " + c;
-            break;
-        case Type::BUTTON: line += "button"; break;
-        case Type::STRING: line += "string default " + (o.default_value.empty() ? "<empty>" : o.default_value); break;
+            case Type::CHECK:
+                line += "check default " + o.default_value;
+                break;
+            case Type::SPIN:
+                line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " +
+                        std::to_string(o.max);
+                break;
+            case Type::COMBO:
+                line += "combo default " + o.default_value;
+                for (const auto& c : o.choices) line += " var " + c;
+                break;
+            case Type::BUTTON:
+                line += "button";
+                break;
+            case Type::STRING:
+                line += "string default " + (o.default_value.empty() ? "<empty>" : o.default_value);
+                break;
         }
         lines.push_back(line);
     }
@@ -78,32 +85,38 @@ std::string OptionTable::set(const std::string& name, const std::string& raw) {
     Option& o = *it;
     std::string value = raw;
     switch (o.type) {
-    case Type::CHECK:
-        if (iequal(value, "true")) value = "true";
-        else if (iequal(value, "false")) value = "false";
-        else return "option " + o.name + " takes true or false, not '" + raw + "'";
-        break;
-    case Type::SPIN: {
-        int64_t n = 0;
-        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-        if (ec != std::errc() || p != value.data() + value.size())
-            return "option " + o.name + " takes a number, not '" + raw + "'";
-        if (n < o.min || n > o.max)
-            return "option " + o.name + " must be from " + std::to_string(o.min) + " to " + std::to_string(o.max) +
-                   ", not " + raw;
-        value = std::to_string(n);
-        break;
-    }
-    case Type::COMBO: {
-        auto c = std::find_if(o.choices.begin(), o.choices.end(), [&](const std::string& x) { return iequal(x, value); });
-        if (c == o.choices.end()) return "option " + o.name + " has no choice '" + raw + "'";
-        value = *c;
-        break;
-    }
-    case Type::BUTTON: value.clear(); break;
-    case Type::STRING:
-        if (value == "<empty>") value.clear();
-        break;
+        case Type::CHECK:
+            if (iequal(value, "true"))
+                value = "true";
+            else if (iequal(value, "false"))
+                value = "false";
+            else
+                return "option " + o.name + " takes true or false, not '" + raw + "'";
+            break;
+        case Type::SPIN: {
+            int64_t n = 0;
+            auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+            if (ec != std::errc() || p != value.data() + value.size())
+                return "option " + o.name + " takes a number, not '" + raw + "'";
+            if (n < o.min || n > o.max)
+                return "option " + o.name + " must be from " + std::to_string(o.min) + " to " + std::to_string(o.max) +
+                       ", not " + raw;
+            value = std::to_string(n);
+            break;
+        }
+        case Type::COMBO: {
+            auto c = std::find_if(o.choices.begin(), o.choices.end(),
+                                  [&](const std::string& x) { return iequal(x, value); });
+            if (c == o.choices.end()) return "option " + o.name + " has no choice '" + raw + "'";
+            value = *c;
+            break;
+        }
+        case Type::BUTTON:
+            value.clear();
+            break;
+        case Type::STRING:
+            if (value == "<empty>") value.clear();
+            break;
     }
     o.value = value;
     if (o.on_change) o.on_change(o);

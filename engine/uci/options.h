@@ -17,9 +17,9 @@ public:
         std::string name;
         Type type = Type::BUTTON;
         std::string default_value;
-        int64_t min = 0, max = 0;              // SPIN
-        std::vector<std::string> choices;      // COMBO
-        std::string value;                     // current value, as text
+        int64_t min = 0, max = 0;          // SPIN
+        std::vector<std::string> choices;  // COMBO
+        std::string value;                 // current value, as text
         std::function<void(const Option&)> on_change;
 
         bool check() const { return value == "true"; }

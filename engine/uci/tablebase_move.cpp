@@ -124,11 +124,14 @@ std::optional<Ranked> rank_remote(const server::LichessResponse& answer, const P
         Candidate c;
         c.move = m.move;
         c.outcome = fifty_move_rule ? *wdl : *wdl > 0 ? 2 : *wdl < 0 ? -2 : 0;
-        if (m.after.checkmate) c.dtm = c.dtz = 1;
+        if (m.after.checkmate)
+            c.dtm = c.dtz = 1;
         else {
             if (m.after.dtm && *m.after.dtm != 0) c.dtm = std::abs(*m.after.dtm) + 1;
-            if (m.zeroing && c.outcome != 0) c.dtz = 1;
-            else if (m.after.dtz && *m.after.dtz != 0) c.dtz = std::abs(*m.after.dtz) + 1;
+            if (m.zeroing && c.outcome != 0)
+                c.dtz = 1;
+            else if (m.after.dtz && *m.after.dtz != 0)
+                c.dtz = std::abs(*m.after.dtz) + 1;
         }
         apply_history(root, fifty_move_rule, c);
         all.push_back(c);
@@ -144,11 +147,16 @@ Value score_of(const Candidate& c, int outcome) {
 
 const char* outcome_name(int outcome) {
     switch (outcome) {
-    case 2: return "win";
-    case 1: return "cursed win (a draw under the 50-move rule)";
-    case 0: return "draw";
-    case -1: return "blessed loss (a draw under the 50-move rule)";
-    default: return "loss";
+        case 2:
+            return "win";
+        case 1:
+            return "cursed win (a draw under the 50-move rule)";
+        case 0:
+            return "draw";
+        case -1:
+            return "blessed loss (a draw under the 50-move rule)";
+        default:
+            return "loss";
     }
 }
 
@@ -160,7 +168,7 @@ TablebaseMove decision(const Ranked& r, const Position& pos, const std::string& 
     for (const Candidate& c : r.best) out.moves.push_back(c.move);
     const Candidate& first = r.best.front();
     out.verdict.score = score_of(first, r.outcome);
-    out.verdict.wdl = r.outcome == 2 ? std::array<int, 3>{1000, 0, 0}
+    out.verdict.wdl = r.outcome == 2    ? std::array<int, 3>{1000, 0, 0}
                       : r.outcome == -2 ? std::array<int, 3>{0, 0, 1000}
                                         : std::array<int, 3>{0, 1000, 0};
     out.verdict.tbhits = r.probes;
@@ -179,10 +187,13 @@ TablebaseMove decision(const Ranked& r, const Position& pos, const std::string& 
             m = next->best.front().move;
         }
         std::string distance;
-        if (first.dtm && r.outcome > 0) distance = ", mate in " + std::to_string((*first.dtm + 1) / 2) + " moves";
-        else if (first.dtm) distance = ", mated in " + std::to_string(*first.dtm / 2) + " moves";
+        if (first.dtm && r.outcome > 0)
+            distance = ", mate in " + std::to_string((*first.dtm + 1) / 2) + " moves";
+        else if (first.dtm)
+            distance = ", mated in " + std::to_string(*first.dtm / 2) + " moves";
         else if (first.dtz)
-            distance = ", " + std::to_string(*first.dtz) + (*first.dtz == 1 ? " ply" : " plies") + " to a capture or pawn move";
+            distance = ", " + std::to_string(*first.dtz) + (*first.dtz == 1 ? " ply" : " plies") +
+                       " to a capture or pawn move";
         out.info = source + " " + outcome_name(r.outcome) + distance + ": " + move_to_uci(first.move);
     } else {
         out.info = source + " " + outcome_name(r.outcome) + ": " + std::to_string(out.moves.size()) +

@@ -10,9 +10,9 @@
 #include "engine/core/notation.h"
 #include "engine/core/perft.h"
 #include "engine/core/version.h"
-#include "tablebase/probe/syzygy.h"
 #include "engine/uci/bench.h"
 #include "engine/uci/decision.h"
+#include "tablebase/probe/syzygy.h"
 #ifdef PYTHIA_TUNE
 #include "search/params.h"
 #include "search/worker.h"
@@ -114,11 +114,10 @@ void UciEngine::declare_options() {
     auto report = [this](const std::string& text) {
         if (!text.empty()) info_string(text);
     };
-    options_.add_check(std::string(OWN_BOOK_OPTION), OWN_BOOK_DEFAULT,
-                       [this, report](const Option& o) {
-                           startup_book_notices_.clear();
-                           report(book_.set_own_book(o.check()));
-                       });
+    options_.add_check(std::string(OWN_BOOK_OPTION), OWN_BOOK_DEFAULT, [this, report](const Option& o) {
+        startup_book_notices_.clear();
+        report(book_.set_own_book(o.check()));
+    });
     const std::string book_file = default_book_file();
     options_.add_string(std::string(BOOK_FILE_OPTION), book_file.empty() ? "<empty>" : book_file,
                         [this, report](const Option& o) {
@@ -202,8 +201,8 @@ void UciEngine::prepare_tablebases() {
         tablebases_.open_wdl_files();
         tablebases_prepared_ = true;
         if (const uint64_t bytes = tablebases_.wdl_memory_bytes())
-            info_string(fmt::format("tablebases: WDL files in memory, {:.1f} MiB (TBWDLInMemory)",
-                                    double(bytes) / (1 << 20)));
+            info_string(
+                fmt::format("tablebases: WDL files in memory, {:.1f} MiB (TBWDLInMemory)", double(bytes) / (1 << 20)));
     }
     report_refused_tables();
 }
@@ -240,8 +239,10 @@ bool UciEngine::execute(const std::string& raw) {
         return false;
     }
     auto it = commands_.find(name);
-    if (it == commands_.end()) info_string("unknown command: " + line);
-    else it->second(args);
+    if (it == commands_.end())
+        info_string("unknown command: " + line);
+    else
+        it->second(args);
     return true;
 }
 
@@ -263,8 +264,10 @@ void UciEngine::cmd_isready(std::istream&) {
         notices->clear();
     }
     // During a search the tables are already open (and must not change under it).
-    if (search_.searching()) report_refused_tables();
-    else prepare_tablebases();
+    if (search_.searching())
+        report_refused_tables();
+    else
+        prepare_tablebases();
     send("readyok");
 }
 
@@ -393,10 +396,9 @@ void UciEngine::cmd_go(std::istream& args) {
                 Move m = parse_uci_move(position_, tokens[i + 1]);
                 if (!m) {
                     // A keyword ends the list; anything else is a move that is not legal here.
-                    static const char* KEYWORDS[] = {"wtime", "btime", "winc", "binc", "movestogo", "depth",
-                                                     "nodes", "mate", "movetime", "infinite", "ponder"};
-                    if (std::find(std::begin(KEYWORDS), std::end(KEYWORDS), tokens[i + 1]) != std::end(KEYWORDS))
-                        break;
+                    static const char* KEYWORDS[] = {"wtime", "btime", "winc",     "binc",     "movestogo", "depth",
+                                                     "nodes", "mate",  "movetime", "infinite", "ponder"};
+                    if (std::find(std::begin(KEYWORDS), std::end(KEYWORDS), tokens[i + 1]) != std::end(KEYWORDS)) break;
                     info_string("searchmoves: '" + tokens[i + 1] + "' is not a legal move here, ignored");
                 } else {
                     limits.search_moves.push_back(m);
@@ -416,12 +418,11 @@ void UciEngine::cmd_go(std::istream& args) {
     const int tb_piece_limit = std::min<int>(int(options_.spin("TBProbeLimit")), tablebases_.max_pieces());
     const tb::SyzygyTables& syzygy = tb::SyzygyTables::instance();
     const int syzygy_piece_limit = std::min<int>(int(options_.spin("SyzygyProbeLimit")), syzygy.max_pieces());
-    const Decision decided = decide_move({position_, options_, [this](const std::string& s) { info_string(s); },
-                                          &book_, &tablebases_, tb_piece_limit,
-                                          syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit,
-                                          options_.find("TablebaseURL")->value,
-                                          std::chrono::milliseconds(options_.spin("TablebaseURLTimeout"))},
-                                         limits);
+    const Decision decided = decide_move(
+        {position_, options_, [this](const std::string& s) { info_string(s); }, &book_, &tablebases_, tb_piece_limit,
+         syzygy_piece_limit > 0 ? &syzygy : nullptr, syzygy_piece_limit, options_.find("TablebaseURL")->value,
+         std::chrono::milliseconds(options_.spin("TablebaseURLTimeout"))},
+        limits);
     report_refused_tables();  // the root probe may have opened (and refused) a DTM/DTZ file
     SearchOptions options;
     options.multipv = int(options_.spin("MultiPV"));
@@ -454,10 +455,12 @@ void UciEngine::cmd_go(std::istream& args) {
 }
 
 std::string UciEngine::format_line(const PvLine& l) const {
-    std::string s = "info depth " + std::to_string(l.depth) + " seldepth " + std::to_string(l.sel_depth) +
-                    " multipv " + std::to_string(l.multipv) + " score " + score_text(l.score);
-    if (l.bound == BOUND_LOWER) s += " lowerbound";
-    else if (l.bound == BOUND_UPPER) s += " upperbound";
+    std::string s = "info depth " + std::to_string(l.depth) + " seldepth " + std::to_string(l.sel_depth) + " multipv " +
+                    std::to_string(l.multipv) + " score " + score_text(l.score);
+    if (l.bound == BOUND_LOWER)
+        s += " lowerbound";
+    else if (l.bound == BOUND_UPPER)
+        s += " upperbound";
     if (show_wdl_)
         s += " wdl " + std::to_string(l.wdl[0]) + " " + std::to_string(l.wdl[1]) + " " + std::to_string(l.wdl[2]);
     s += " nodes " + std::to_string(l.nodes) + " nps " + std::to_string(l.nps) + " hashfull " +
@@ -499,9 +502,12 @@ void UciEngine::cmd_ponderhit(std::istream&) { search_.ponderhit(); }
 void UciEngine::cmd_debug(std::istream& args) {
     std::string token;
     args >> token;
-    if (token == "on") debug_ = true;
-    else if (token == "off") debug_ = false;
-    else info_string("debug takes 'on' or 'off'");
+    if (token == "on")
+        debug_ = true;
+    else if (token == "off")
+        debug_ = false;
+    else
+        info_string("debug takes 'on' or 'off'");
 }
 
 void UciEngine::cmd_display(std::istream&) {

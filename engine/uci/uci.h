@@ -10,8 +10,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "engine/core/position.h"
 #include "book/book_player.h"
+#include "engine/core/position.h"
 #include "engine/uci/options.h"
 #include "search/search.h"
 #include "tablebase/probe/tablebases.h"
@@ -70,7 +70,7 @@ private:
     Position position_;
     std::string no_position_reason_;
     OptionTable options_;
-    BookPlayer book_;  // the opening book step; used on the input thread only
+    BookPlayer book_;            // the opening book step; used on the input thread only
     tb::Tablebases tablebases_;  // changed only between searches
     bool tablebases_prepared_ = false;
     size_t refusals_reported_ = 0;  // of tablebases_.refused_files()

@@ -14,7 +14,8 @@ const uint8_t* BlockCache::get(const TableFile& file, uint32_t section_no, uint6
         pool.index = std::make_unique<Entry[]>(pool.entries);
         pool.data = std::make_unique<uint8_t[]>(size_t(pool.capacity) * pool.entries);
     }
-    const uint64_t h = (file.uid() * 0x9E3779B97F4A7C15ull) ^ (block * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t(section_no) << 58);
+    const uint64_t h =
+        (file.uid() * 0x9E3779B97F4A7C15ull) ^ (block * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t(section_no) << 58);
     const uint32_t slot = uint32_t((h >> 32) % pool.entries);
     Entry& e = pool.index[slot];
     uint8_t* data = pool.data.get() + size_t(slot) * pool.capacity;

@@ -107,8 +107,8 @@ constexpr uint16_t wdl_symbol(int wdl) { return uint16_t(wdl + 2); }
 // Outcome counts and extremes of one side to move, computed when the table is written.
 struct SideStatistics {
     uint64_t legal;
-    uint64_t wdl_count[5];  // by WDL -2..2
-    uint64_t mated;         // checkmated positions (loss in 0)
+    uint64_t wdl_count[5];                                   // by WDL -2..2
+    uint64_t mated;                                          // checkmated positions (loss in 0)
     uint64_t longest_dtm_win_index, longest_dtm_loss_index;  // UINT64_MAX: none
     uint64_t longest_dtz_win_index, longest_dtz_loss_index;
     uint16_t longest_dtm_win, longest_dtm_loss;  // plies

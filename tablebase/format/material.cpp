@@ -13,13 +13,20 @@ constexpr int VALUE[PIECE_TYPE_NB] = {0, 1, 3, 3, 5, 9, 0};
 
 PieceType piece_of_letter(char c) {
     switch (std::toupper(static_cast<unsigned char>(c))) {
-    case 'K': return KING;
-    case 'Q': return QUEEN;
-    case 'R': return ROOK;
-    case 'B': return BISHOP;
-    case 'N': return KNIGHT;
-    case 'P': return PAWN;
-    default: return NO_PIECE_TYPE;
+        case 'K':
+            return KING;
+        case 'Q':
+            return QUEEN;
+        case 'R':
+            return ROOK;
+        case 'B':
+            return BISHOP;
+        case 'N':
+            return KNIGHT;
+        case 'P':
+            return PAWN;
+        default:
+            return NO_PIECE_TYPE;
     }
 }
 
@@ -110,8 +117,10 @@ std::vector<std::pair<Material, uint8_t>> Material::successor_sides() const {
         const Material n = flip ? m.flipped() : m;
         const uint8_t side = uint8_t(1 << (flip ? ~to_move : to_move));
         auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == n; });
-        if (it == out.end()) out.emplace_back(n, side);
-        else it->second |= side;
+        if (it == out.end())
+            out.emplace_back(n, side);
+        else
+            it->second |= side;
     };
     for (Color c : {WHITE, BLACK}) {
         for (int pt = PAWN; pt < KING; ++pt) {  // captures of c's pieces: c to move

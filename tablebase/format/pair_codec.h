@@ -24,9 +24,9 @@ namespace pairs {
 // Terminals + pair symbols: the rules store symbols as u16, so this is the most there can be.
 // Large 5-piece WDL grammars (KBPvKR's) reach it; a limit of 4096 made them larger.
 constexpr uint32_t MAX_SYMBOLS = 65535;
-constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;  // positions one symbol stands for
-constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;   // positions one block covers
-constexpr int MAX_CODE_BITS = 24;                 // longest Huffman code
+constexpr uint32_t MAX_SYMBOL_POSITIONS = 32768;                 // positions one symbol stands for
+constexpr uint32_t MAX_BLOCK_POSITIONS = 65536;                  // positions one block covers
+constexpr int MAX_CODE_BITS = 24;                                // longest Huffman code
 constexpr uint32_t MIN_BLOCK_BYTES = 8, MAX_BLOCK_BYTES = 4096;  // bytes per block
 // The writer's candidates; it keeps the smallest payload, in practice 64 bytes: one cache line
 // (blocks start on a multiple of 64 bytes). A probe decodes half a block on average, so
@@ -42,7 +42,7 @@ struct Header {
     uint32_t block_bytes;    // bytes per block (its size, then codes), MIN_BLOCK_BYTES..MAX_BLOCK_BYTES
     uint32_t index_shift;    // one index entry per 2^index_shift positions
     uint64_t num_blocks;
-    uint64_t num_index;      // ceil(positions / 2^index_shift)
+    uint64_t num_index;  // ceil(positions / 2^index_shift)
     uint64_t positions;
 };
 static_assert(sizeof(Header) == 40);
@@ -71,8 +71,7 @@ public:
     // reader's own tables (index, rules, codes) are built in `arena` if given (it must outlive
     // the reader): a probe reads them at random places too.
     static std::optional<PairsReader> parse(const uint8_t* data, uint64_t size, uint64_t positions,
-                                            uint32_t num_terminals, std::string* why,
-                                            HugePageArena* arena = nullptr);
+                                            uint32_t num_terminals, std::string* why, HugePageArena* arena = nullptr);
 
     // The code of position `i`; false if the block turns out corrupt.
     bool code_at(uint64_t i, uint32_t& code) const;
@@ -137,8 +136,8 @@ private:
     // The steps of code_at, which read_codes interleaves. `local`: the position's offset in
     // block `b`, then in the code it is in, then in the descent's current symbol.
     void find_entry(uint64_t i, uint64_t& b, uint64_t& local) const;  // from the index
-    void walk_to_block(uint64_t& b, uint64_t& local) const;         // past the blocks before it
-    uint32_t checkpoint_bit(uint64_t b, uint64_t& local) const;      // where its walk starts
+    void walk_to_block(uint64_t& b, uint64_t& local) const;           // past the blocks before it
+    uint32_t checkpoint_bit(uint64_t b, uint64_t& local) const;       // where its walk starts
     // symbol_at in block b, read where it is mapped (or from a zero-padded copy for the last
     // block, whose walk could otherwise read past the payload).
     int symbol_in_block(uint64_t b, uint64_t& local, uint32_t start_bit) const;
@@ -157,8 +156,10 @@ private:
 
     // Its tables in `arena`, or on the heap without one (parse).
     explicit PairsReader(HugePageArena* arena)
-        : rules_(ArenaAllocator<Rule>(arena)), length_(ArenaAllocator<uint16_t>(arena)),
-          coded_(ArenaAllocator<uint32_t>(arena)), index_(ArenaAllocator<IndexEntry>(arena)) {}
+        : rules_(ArenaAllocator<Rule>(arena)),
+          length_(ArenaAllocator<uint16_t>(arena)),
+          coded_(ArenaAllocator<uint32_t>(arena)),
+          index_(ArenaAllocator<IndexEntry>(arena)) {}
 
     template <typename T>
     using Table = std::vector<T, ArenaAllocator<T>>;

@@ -22,7 +22,7 @@ using pairs::Header;
 
 constexpr uint32_t MIN_PAIR_COUNT = 4;  // a new symbol costs a rule and a code length (about 2.4 bytes)
 constexpr uint32_t PAIRS_PER_ROUND = 64;
-constexpr uint32_t ROUND_SPREAD = 64;   // a round takes pairs at least 1/64 as frequent as its best
+constexpr uint32_t ROUND_SPREAD = 64;  // a round takes pairs at least 1/64 as frequent as its best
 // The first stage (rounds that recount every pair, in parallel) hands over to the second (one
 // pair at a time, see PairOccurrences) once there are STAGE_TWO_SYMBOLS symbols and the stream is
 // short enough for the second stage's 18 bytes a symbol, or at the latest at FULL_RECOUNT_SYMBOLS
@@ -284,8 +284,10 @@ private:
         Slot& s = find_or_add(key);
         occ_prev_[i] = s.tail;
         occ_next_[i] = NIL;
-        if (s.tail != NIL) occ_next_[s.tail] = i;
-        else s.head = i;
+        if (s.tail != NIL)
+            occ_next_[s.tail] = i;
+        else
+            s.head = i;
         s.tail = i;
         ++s.count;
         if (count_changed && !s.raised) {
@@ -297,10 +299,14 @@ private:
     void unlink(uint32_t i) {
         const uint32_t key = pair_key(sym_[i], sym_[next_[i]]);
         Slot& s = *find(key);
-        if (occ_prev_[i] != NIL) occ_next_[occ_prev_[i]] = occ_next_[i];
-        else s.head = occ_next_[i];
-        if (occ_next_[i] != NIL) occ_prev_[occ_next_[i]] = occ_prev_[i];
-        else s.tail = occ_prev_[i];
+        if (occ_prev_[i] != NIL)
+            occ_next_[occ_prev_[i]] = occ_next_[i];
+        else
+            s.head = occ_next_[i];
+        if (occ_next_[i] != NIL)
+            occ_prev_[occ_next_[i]] = occ_prev_[i];
+        else
+            s.tail = occ_prev_[i];
         --s.count;  // its entry in the heap stays, too high: best_pair() corrects it when it comes up
     }
 
@@ -308,7 +314,7 @@ private:
     std::vector<uint32_t> next_, prev_, occ_next_, occ_prev_;
     std::vector<Slot> slots_;
     size_t used_ = 0;
-    std::vector<uint32_t> raised_;  // pairs whose count rose during a replace()
+    std::vector<uint32_t> raised_;                             // pairs whose count rose during a replace()
     std::priority_queue<std::pair<uint32_t, uint32_t>> heap_;  // (count, pair key), stale entries skipped
 };
 
@@ -371,7 +377,8 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     if (n == 0 || num_terminals == 0 || num_terminals > 256 || block_candidates.empty())
         throw std::invalid_argument("encode_pairs: bad arguments");
     for (uint32_t b : block_candidates)
-        if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES) throw std::invalid_argument("encode_pairs: block size");
+        if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES)
+            throw std::invalid_argument("encode_pairs: block size");
     std::vector<uint16_t> x(n);
     parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
         for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(code_at(packed, i, bits));
@@ -396,8 +403,7 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
         });
         // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
         uint32_t best = 0;
-        for (const auto& c : counts)
-            c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
+        for (const auto& c : counts) c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
         const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
         std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
         for (const auto& c : counts)

@@ -39,8 +39,9 @@ std::optional<PairsReader> PairsReader::parse(const uint8_t* data, uint64_t size
     if (h.num_terminals != num_terminals || h.num_terminals == 0 || h.num_symbols < h.num_terminals ||
         h.num_symbols > pairs::MAX_SYMBOLS)
         return fail("pair section symbol counts");
-    if (h.block_bytes < pairs::MIN_BLOCK_BYTES || h.block_bytes > pairs::MAX_BLOCK_BYTES || h.index_shift > 40 || h.positions != positions ||
-        h.num_blocks == 0 || h.num_blocks > positions || h.num_index != ((positions - 1) >> h.index_shift) + 1)
+    if (h.block_bytes < pairs::MIN_BLOCK_BYTES || h.block_bytes > pairs::MAX_BLOCK_BYTES || h.index_shift > 40 ||
+        h.positions != positions || h.num_blocks == 0 || h.num_blocks > positions ||
+        h.num_index != ((positions - 1) >> h.index_shift) + 1)
         return fail("pair section block or index counts");
 
     std::vector<PairRule> rules;
@@ -326,7 +327,7 @@ bool PairsReader::decode_all(uint8_t* out, int bits, int threads, uint64_t chunk
         uint8_t buffer[pairs::MAX_BLOCK_BYTES + 8];
         for (uint64_t c = c0; c < c1 && ok; ++c) {
             const uint64_t first_byte = chunk_first[c] * bits >> 3, end_byte = (chunk_first[c + 1] * bits + 7) >> 3;
-            chunk.assign(end_byte - first_byte + 8, 0);  // 8 bytes of room for the last word
+            chunk.assign(end_byte - first_byte + 8, 0);                 // 8 bytes of room for the last word
             const uint64_t begin = (chunk_first[c] * bits & 7) / bits;  // the chunk's first position in `chunk`
             uint64_t i = begin;
             for (uint64_t b = chunk_block[c]; b < chunk_block[c + 1]; ++b) {

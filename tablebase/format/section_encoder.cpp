@@ -34,9 +34,9 @@ int code_bits_for(uint32_t symbols) {
 // (and, packed, the runs LZ4 likes).
 struct SymbolTable {
     uint32_t num_contexts = 1, num_symbols = 1;
-    std::vector<uint16_t> symbols;             // [ctx][code]
-    std::vector<std::vector<int32_t>> code;    // [ctx][value] -> code, -1 if absent
-    std::vector<std::vector<int32_t>> at_most; // [ctx][bound] -> most frequent code with symbol <= bound
+    std::vector<uint16_t> symbols;              // [ctx][code]
+    std::vector<std::vector<int32_t>> code;     // [ctx][value] -> code, -1 if absent
+    std::vector<std::vector<int32_t>> at_most;  // [ctx][bound] -> most frequent code with symbol <= bound
 
     uint16_t symbol(uint32_t ctx, uint32_t c) const { return symbols[size_t(ctx) * num_symbols + c]; }
 };
@@ -66,8 +66,10 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
         for (uint64_t i = 0; i < end - begin; ++i) {
             if (c[i].kind == Cell::EXACT) {
                 const uint32_t k = compact(c[i].value);
-                if (k < COMPACT) ++count[size_t(c[i].context) * COMPACT + k];
-                else ++local_rare[w][uint32_t(c[i].context) << 16 | c[i].value];
+                if (k < COMPACT)
+                    ++count[size_t(c[i].context) * COMPACT + k];
+                else
+                    ++local_rare[w][uint32_t(c[i].context) << 16 | c[i].value];
             } else if (c[i].kind == Cell::AT_MOST) {
                 if (bound.empty()) bound.assign(size_t(contexts) * AT_MOST_LIMIT, 0);  // only streams with bounds
                 bound[size_t(c[i].context) * AT_MOST_LIMIT + std::min<int>(c[i].value, AT_MOST_LIMIT - 1)] = 1;
@@ -75,7 +77,7 @@ SymbolTable rank_symbols(uint64_t n, const CellSource& source, const SectionPlan
         }
     });
     std::vector<std::map<uint16_t, uint64_t>> counts(contexts);  // value -> count, per context
-    std::vector<std::vector<bool>> bounds(contexts);  // [ctx][bound], empty where no worker saw one
+    std::vector<std::vector<bool>> bounds(contexts);             // [ctx][bound], empty where no worker saw one
     for (int w = 0; w < workers; ++w) {
         if (local[w].empty()) continue;
         for (uint32_t ctx = 0; ctx < contexts; ++ctx) {
@@ -181,7 +183,8 @@ std::vector<uint8_t> make_codes(uint64_t n, const CellSource& source, const Symb
             }
             for (; q < r; ++q) {
                 uint32_t code = prev;
-                if (fill >= 0) code = uint32_t(fill);
+                if (fill >= 0)
+                    code = uint32_t(fill);
                 else if (cell[q].kind == Cell::AT_MOST && t.symbol(cell[q].context, prev) > cell[q].value)
                     code = uint32_t(t.at_most[cell[q].context][cell[q].value]);
                 before_prev = prev;
@@ -253,7 +256,8 @@ Compressed compress_blocks(const std::vector<uint8_t>& codes, uint32_t block_byt
         if (!compressors[w]) compressors[w] = std::make_unique<Compressor>(dict, level);
         for (uint64_t k = begin; k < end; ++k) {
             const uint64_t from = which[k] * block_bytes;
-            compressors[w]->compress(codes.data() + from, std::min<uint64_t>(block_bytes, codes.size() - from), parts[k]);
+            compressors[w]->compress(codes.data() + from, std::min<uint64_t>(block_bytes, codes.size() - from),
+                                     parts[k]);
         }
     });
     Compressed out;
@@ -328,10 +332,11 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
         const double scale = double(nblocks) / which.size();
         const bool largest = bytes == sizes.back();
         for (bool use_dict : {false, true}) {
-            if ((use_dict && dict.empty()) || (!use_dict && !largest && !dict.empty()) || (!use_dict && small && !dict.empty()))
+            if ((use_dict && dict.empty()) || (!use_dict && !largest && !dict.empty()) ||
+                (!use_dict && small && !dict.empty()))
                 continue;
-            Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which, plan.threads,
-                                           plan.level);
+            Compressed c = compress_blocks(s.codes, bytes, use_dict ? dict : std::vector<uint8_t>{}, which,
+                                           plan.threads, plan.level);
             choices.push_back({bytes, use_dict, c.data.size() * scale + (use_dict ? dict.size() : 0)});
         }
     }
@@ -340,8 +345,8 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     Choice pick = choices[0];
     bool found = false;
     for (const Choice& c : choices)  // smallest blocks first (faster probes) within the tolerance
-        if (c.estimate <= best * plan.block_tolerance && (!found || c.bytes < pick.bytes ||
-                                                           (c.bytes == pick.bytes && c.estimate < pick.estimate))) {
+        if (c.estimate <= best * plan.block_tolerance &&
+            (!found || c.bytes < pick.bytes || (c.bytes == pick.bytes && c.estimate < pick.estimate))) {
             pick = c;
             found = true;
         }

@@ -38,9 +38,9 @@ bool valid_distance_symbol(uint16_t v) { return v == VALUE_UNKNOWN || is_final(v
 
 }  // namespace
 
-std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, const TableIndex& expected,
-                                           FileKind kind, std::string* error, bool verify_payload,
-                                           const std::atomic<bool>* cancel, HugePageArena* copy_to) {
+std::unique_ptr<TableFile> TableFile::open(const std::filesystem::path& path, const TableIndex& expected, FileKind kind,
+                                           std::string* error, bool verify_payload, const std::atomic<bool>* cancel,
+                                           HugePageArena* copy_to) {
     std::unique_ptr<TableFile> f(new TableFile());
     f->path_ = path;
     if (!f->file_.open(path.string(), error, MappedFile::Access::RANDOM)) return nullptr;
@@ -85,8 +85,8 @@ bool TableFile::validate(const TableIndex& expected, FileKind kind, bool verify_
         return fail(error, "corrupt header (material '" + std::string(name) + "')");
     material_ = *material;
     if (!(material_ == expected.material()))
-        return fail(error, "holds table " + material_.name() + ", not " + expected.material().name() +
-                               " as its name says");
+        return fail(error,
+                    "holds table " + material_.name() + ", not " + expected.material().name() + " as its name says");
     if (header_.positions != expected.size())
         return fail(error, "corrupt header: " + std::to_string(header_.positions) + " positions, the index of " +
                                material_.name() + " has " + std::to_string(expected.size()));
@@ -171,8 +171,9 @@ CodeByValue lowest_code_by_value(const std::vector<uint16_t>& symbols) {
     for (uint32_t c = 0; c < symbols.size(); ++c) table.push_back({symbols[c], c});
     // Sorted by value, then code: the first entry of each value has its lowest code.
     std::sort(table.begin(), table.end());
-    table.erase(std::unique(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-                table.end());
+    table.erase(
+        std::unique(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+        table.end());
     return table;
 }
 
@@ -219,8 +220,7 @@ bool TableFile::validate_section(const SectionHeader& h, size_t i, const TableIn
     if (!order) return fail(error, what + "storage order)");
     s.order = *order;
 
-    if (h.codec > uint8_t(Codec::PAIRS))
-        return fail(error, what + "codec " + std::to_string(h.codec) + ")");
+    if (h.codec > uint8_t(Codec::PAIRS)) return fail(error, what + "codec " + std::to_string(h.codec) + ")");
     if (bits == 0) {
         if (h.num_blocks != 0 || h.codec != 0) return fail(error, what + "blocks in a constant section)");
     } else if (h.codec == uint8_t(Codec::PAIRS)) {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "tablebase/format/file_format.h"
 #include "engine/core/huge_page_arena.h"
 #include "engine/core/mapped_file.h"
+#include "tablebase/format/file_format.h"
 #include "tablebase/format/material.h"
 #include "tablebase/format/pair_codec.h"
 #include "tablebase/format/storage_order.h"
@@ -34,13 +34,13 @@ int code_of_value(const CodeByValue& table, uint16_t value);
 // A section after validation, with what a reader needs at hand.
 struct Section {
     SectionHeader h;
-    std::vector<uint16_t> symbols;  // num_contexts * num_symbols
+    std::vector<uint16_t> symbols;     // num_contexts * num_symbols
     const uint8_t* offsets = nullptr;  // num_blocks + 1 little-endian uint64 in the mapping
     const char* dict = nullptr;
-    uint32_t block_bytes = 0;  // decoded bytes of a full block (LZ4)
+    uint32_t block_bytes = 0;          // decoded bytes of a full block (LZ4)
     std::optional<PairsReader> pairs;  // set for a PAIRS section
-    StorageOrder order;  // where position `index` is stored: order.to_storage(index)
-    CodeByValue code_by_value;  // DTM sections with FLAG_MOVES_RESOLVED
+    StorageOrder order;                // where position `index` is stored: order.to_storage(index)
+    CodeByValue code_by_value;         // DTM sections with FLAG_MOVES_RESOLVED
 
     Metric metric() const { return Metric(h.metric); }
     Color side() const { return Color(h.side); }
@@ -56,13 +56,16 @@ struct Section {
 // The code of position `local` in a decoded block of `bits`-bit codes.
 inline uint32_t code_at(const uint8_t* block, uint64_t local, int bits) {
     switch (bits) {
-    case 0: return 0;
-    case 8: return block[local];
-    case 16: return uint32_t(block[2 * local]) | uint32_t(block[2 * local + 1]) << 8;
-    default: {
-        const uint64_t bit = local * uint64_t(bits);
-        return (block[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
-    }
+        case 0:
+            return 0;
+        case 8:
+            return block[local];
+        case 16:
+            return uint32_t(block[2 * local]) | uint32_t(block[2 * local + 1]) << 8;
+        default: {
+            const uint64_t bit = local * uint64_t(bits);
+            return (block[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
+        }
     }
 }
 // Bytes of a block that must be decoded to read the code of position `local`.
@@ -137,6 +140,5 @@ private:
     std::optional<Color> left_out_side_;
     uint64_t uid_ = 0;
 };
-
 
 }  // namespace pythia::tb

@@ -78,7 +78,8 @@ struct UnrankTables {
                     for (v[1] = 0; v[1] < (k == 3 ? v[2] : n); ++v[1])
                         for (v[0] = 0; v[0] < v[1]; ++v[0]) {
                             if (k == 2 && v[2] != 0) continue;
-                            uint64_t r = TABLES.binom[v[0]][1] + TABLES.binom[v[1]][2] + (k == 3 ? TABLES.binom[v[2]][3] : 0);
+                            uint64_t r =
+                                TABLES.binom[v[0]][1] + TABLES.binom[v[1]][2] + (k == 3 ? TABLES.binom[v[2]][3] : 0);
                             t[r] = {uint8_t(v[0]), uint8_t(v[1]), uint8_t(v[2])};
                         }
             }
@@ -112,8 +113,10 @@ void unrank_combination(uint64_t r, int k, int n, Square* out, int offset) {
         int lo = i, up = hi - 1;
         while (lo < up) {
             int mid = (lo + up + 1) / 2;
-            if (T.binom[mid][i + 1] <= r) lo = mid;
-            else up = mid - 1;
+            if (T.binom[mid][i + 1] <= r)
+                lo = mid;
+            else
+                up = mid - 1;
         }
         out[i] = Square(lo + offset);
         r -= T.binom[lo][i + 1];
@@ -223,16 +226,20 @@ TableIndex::TableIndex(const Material& material) : material_(material) {
 
 std::vector<uint64_t> TableIndex::digit_radices() const {
     std::vector<uint64_t> r;
-    if (has_pawns_) r = {uint64_t(slice_pawns_.size()), 64, 64};
-    else r = {462};
+    if (has_pawns_)
+        r = {uint64_t(slice_pawns_.size()), 64, 64};
+    else
+        r = {462};
     for (const Group& g : piece_groups_) r.push_back(tables().binom[64][g.count]);
     return r;
 }
 
 std::vector<std::string> TableIndex::digit_names() const {
     std::vector<std::string> names;
-    if (has_pawns_) names = {"P", "K", "k"};
-    else names = {"KK"};
+    if (has_pawns_)
+        names = {"P", "K", "k"};
+    else
+        names = {"KK"};
     for (const Group& g : piece_groups_) {
         const Slot& s = slots_[g.first_slot];
         const char letter = "PNBRQK"[int(s.type) - int(PAWN)];

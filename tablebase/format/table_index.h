@@ -64,8 +64,7 @@ public:
         // shifts its own term of the index; pawnless tables with both kings on the diagonal
         // need the full symmetry treatment.
         const int64_t w = slot_weight_[slot];
-        if (w && !(both_kings_on_diagonal(canonical)))
-            return index + (int64_t(to) - int64_t(canonical[slot])) * w;
+        if (w && !(both_kings_on_diagonal(canonical))) return index + (int64_t(to) - int64_t(canonical[slot])) * w;
         return encode_moved_slow(index, canonical, slot, to);
     }
     uint64_t encode_moved_slow(uint64_t index, const Placement& canonical, int slot, Square to) const;
@@ -110,7 +109,7 @@ private:
     // one 6-bit digit per piece and the index splits by shifts instead of divisions:
     // rest_bits_ = 6 x the number of pieces other than kings and pawns, else -1.
     int rest_bits_ = -1;
-    int group_of_slot_[MAX_PIECES];    // index into piece_groups_, or -1 (kings, pawns)
+    int group_of_slot_[MAX_PIECES];           // index into piece_groups_, or -1 (kings, pawns)
     uint64_t group_weight_[MAX_PIECES] = {};  // weight of each piece group's rank in the index
     int64_t slot_weight_[MAX_PIECES] = {};    // index step per square of a slot, 0 if not that simple
     uint64_t slice_size_ = 0;

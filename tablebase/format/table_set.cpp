@@ -48,7 +48,8 @@ TableRoute TableSet::route(const PieceOn* pieces, int n) const {
         return r;
     }
     Material m;
-    for (int i = 0; i < n; ++i) m.set_count(pieces[i].color, pieces[i].type, m.count(pieces[i].color, pieces[i].type) + 1);
+    for (int i = 0; i < n; ++i)
+        m.set_count(pieces[i].color, pieces[i].type, m.count(pieces[i].color, pieces[i].type) + 1);
     r.flip = !m.is_normalized();
     r.table = find(r.flip ? m.flipped() : m);
     if (r.table) assign_slots(r.table->index, pieces, n, r.flip, r.slot_of);

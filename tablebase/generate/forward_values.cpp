@@ -1,7 +1,7 @@
 #include "tablebase/generate/forward_values.h"
 
-#include "tablebase/probe/captures.h"
 #include "tablebase/format/parallel.h"
+#include "tablebase/probe/captures.h"
 #include "tablebase/probe/successor_values.h"
 
 namespace pythia::tb {
@@ -73,11 +73,12 @@ void recover_side(TableValues& table, Color side, const TableSet& subtables, int
 }
 
 Value leaving_move_dtm(const TbBoard& b, Color us, const TableSet& subtables) {
-    const std::optional<Value> best = best_leaving_move_dtm(b, us, [&](const PieceOn* after, int k) -> std::optional<Value> {
-        Value sdtm, sdtz;
-        if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
-        return sdtm;
-    });
+    const std::optional<Value> best =
+        best_leaving_move_dtm(b, us, [&](const PieceOn* after, int k) -> std::optional<Value> {
+            Value sdtm, sdtz;
+            if (!subtables.lookup(after, k, ~us, sdtm, sdtz)) return std::nullopt;
+            return sdtm;
+        });
     return best.value_or(VALUE_ILLEGAL);
 }
 
@@ -95,8 +96,10 @@ void resolve_leaving_moves(TableValues& table, Color side, const TableSet& subta
             const Value best = leaving_move_dtm(b, side, subtables);
             // A stored WDL draw is low only where such a move wins (the WDL's resolving moves are
             // among them): otherwise the position is a draw, whatever its DTM holds.
-            if (wdl_draws && test_bit(*wdl_draws, i) && !is_win(best)) dtm[i] = VALUE_UNKNOWN;
-            else if (best != VALUE_ILLEGAL && value_rank(best) > value_rank(dtm[i])) dtm[i] = best;
+            if (wdl_draws && test_bit(*wdl_draws, i) && !is_win(best))
+                dtm[i] = VALUE_UNKNOWN;
+            else if (best != VALUE_ILLEGAL && value_rank(best) > value_rank(dtm[i]))
+                dtm[i] = best;
         }
     });
 }

@@ -129,8 +129,10 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         }
         // Drop what no remaining table needs, then make sure every successor is at hand.
         for (auto it = in_memory.begin(); it != in_memory.end();) {
-            if (still_needed(it->second->index.material(), i)) ++it;
-            else it = in_memory.erase(it);
+            if (still_needed(it->second->index.material(), i))
+                ++it;
+            else
+                it = in_memory.erase(it);
         }
         // The successors, with the sides to move this table looks up in each: only those are
         // loaded (a kept table without one of them is loaded again).
@@ -153,10 +155,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
         const size_t next_bytes = generation_memory(m) + to_load;
         if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
-            if (writing.valid() && progress) progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
+            if (writing.valid() && progress)
+                progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
             wait_for_write();
             std::vector<KeptTable> kept;
-            for (auto& [name, t] : in_memory) kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
+            for (auto& [name, t] : in_memory)
+                kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
             std::string dropped;
             for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
                 in_memory.erase(name);
@@ -186,7 +190,6 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
             progress(m.name() + ": loaded" + loaded_names + " in " + std::to_string(load_seconds) + " s");
         }
-
 
         GenerationOptions go;
         go.threads = options.threads;

@@ -59,10 +59,10 @@ inline void radix_sort(std::vector<uint32_t>& v, std::vector<uint32_t>& scratch)
 
 // A position whose value may change because one of its successors was just decided.
 struct Predecessor {
-    uint32_t r;        // slice-relative index
-    uint8_t mover;     // side to move in the predecessor
-    uint8_t winning;   // the predecessor wins by this move (the successor is lost)
-    uint8_t weight;    // its symmetry weight for the move counter
+    uint32_t r;       // slice-relative index
+    uint8_t mover;    // side to move in the predecessor
+    uint8_t winning;  // the predecessor wins by this move (the successor is lost)
+    uint8_t weight;   // its symmetry weight for the move counter
 };
 
 // A position's state while its slice is solved: its value and how many of its moves are not
@@ -77,10 +77,10 @@ struct Cell {
 
 // One metric's solving state for a slice.
 struct Metric {
-    Cell* cells[COLOR_NB];   // the slice's working values and counters
-    Value* output[COLOR_NB];  // where the final values of the slice go
-    uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
-    uint64_t* promoted[COLOR_NB] = {};  // DTZ only, tables with pawns: its promotion_resolved bits
+    Cell* cells[COLOR_NB];                       // the slice's working values and counters
+    Value* output[COLOR_NB];                     // where the final values of the slice go
+    uint64_t* resolved[COLOR_NB] = {};           // DTZ only: the table's capture_resolved bits
+    uint64_t* promoted[COLOR_NB] = {};           // DTZ only, tables with pawns: its promotion_resolved bits
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
@@ -94,8 +94,10 @@ struct Metric {
         for (size_t d = 0; d < other.buckets.size(); ++d) take(buckets[d], other.buckets[d]);
     }
     static void take(std::vector<uint32_t>& to, std::vector<uint32_t>& from) {
-        if (to.empty()) to.swap(from);
-        else to.insert(to.end(), from.begin(), from.end());
+        if (to.empty())
+            to.swap(from);
+        else
+            to.insert(to.end(), from.begin(), from.end());
         std::vector<uint32_t>().swap(from);
     }
 
@@ -159,7 +161,8 @@ public:
             run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) { solve(base, which == 0 ? dtm : dtz); });
 
             auto now = std::chrono::steady_clock::now();
-            if (options_.progress && (now - last_report > std::chrono::seconds(5) || slice + 1 == index_.num_slices())) {
+            if (options_.progress &&
+                (now - last_report > std::chrono::seconds(5) || slice + 1 == index_.num_slices())) {
                 last_report = now;
                 double seconds = std::chrono::duration<double>(now - start).count();
                 options_.progress(index_.material().name() + ": slice " + std::to_string(slice + 1) + "/" +
@@ -331,7 +334,8 @@ private:
                 };
                 auto quiet_weight = [&](int slot, Square to) {
                     PieceOn after[MAX_PIECES];
-                    for (int j = 0; j < b.n; ++j) after[j] = {b.pieces[j].color, b.pieces[j].type, j == slot ? to : p[j]};
+                    for (int j = 0; j < b.n; ++j)
+                        after[j] = {b.pieces[j].color, b.pieces[j].type, j == slot ? to : p[j]};
                     return stabilizer_size(after, b.n);
                 };
                 int moves = scan_legal_moves(b, us, count, weigh_each, quiet_weight, [&](const TbMove& m) {
@@ -353,15 +357,27 @@ private:
                                                     lookup(pcs, np, side, a, b);
                                                 });
                     }
-                    if (is_loss(sdtm)) better_win(win_dtm, distance_of(sdtm) + 1);
-                    else if (is_win(sdtm)) seed_dtm = std::max(seed_dtm, distance_of(sdtm) + 1);
-                    else escape = true;
+                    if (is_loss(sdtm))
+                        better_win(win_dtm, distance_of(sdtm) + 1);
+                    else if (is_win(sdtm))
+                        seed_dtm = std::max(seed_dtm, distance_of(sdtm) + 1);
+                    else
+                        escape = true;
                     switch (wdl) {
-                    case -2: better_win(win_dtz, 1); break;
-                    case -1: better_win(win_dtz, 101); break;
-                    case 1: seed_dtz = std::max(seed_dtz, 101); break;
-                    case 2: seed_dtz = std::max(seed_dtz, 1); break;
-                    default: break;
+                        case -2:
+                            better_win(win_dtz, 1);
+                            break;
+                        case -1:
+                            better_win(win_dtz, 101);
+                            break;
+                        case 1:
+                            seed_dtz = std::max(seed_dtz, 101);
+                            break;
+                        case 2:
+                            seed_dtz = std::max(seed_dtz, 1);
+                            break;
+                        default:
+                            break;
                     }
                 });
                 const uint32_t pos = position_id(r, us, false);
@@ -408,9 +424,12 @@ private:
             if (d < int(m.buckets.size())) {
                 for (uint32_t pos : m.buckets[d]) {
                     Value& v = m.cells[pos & 1][pos >> 2].value;
-                    if (v == Value(KIND_PENDING_WIN | d)) v = win_in(d);
-                    else if (v == Value(KIND_PENDING_LOSS | d)) v = loss_in(d), pos |= 2;
-                    else continue;
+                    if (v == Value(KIND_PENDING_WIN | d))
+                        v = win_in(d);
+                    else if (v == Value(KIND_PENDING_LOSS | d))
+                        v = loss_in(d), pos |= 2;
+                    else
+                        continue;
                     frontier.push_back(pos);
                 }
                 std::vector<uint32_t>().swap(m.buckets[d]);
@@ -494,7 +513,8 @@ private:
         const uint32_t won = position_id(pr.r, mover, false), lost = position_id(pr.r, mover, true);
         if (pr.winning) {
             // The predecessor wins by moving here.
-            if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED || (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
+            if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED ||
+                (kind == KIND_PENDING_WIN && distance_of(v) > d + 1)) {
                 v = win_in(d + 1);
                 next.push_back(won);
             }

@@ -66,7 +66,8 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
     };
     // One staging folder per process, so that two generators on one folder never share files.
     const fs::path staging = dir / (".staging-" + std::to_string(getpid()));
-    const fs::path staged[2] = {table_file_path(staging, m, FileKind::DISTANCE), table_file_path(staging, m, FileKind::WDL)};
+    const fs::path staged[2] = {table_file_path(staging, m, FileKind::DISTANCE),
+                                table_file_path(staging, m, FileKind::WDL)};
     auto clean_up = [&] {
         std::error_code ec;
         for (const fs::path& p : staged) fs::remove(p, ec);

@@ -2,9 +2,9 @@
 
 #include <atomic>
 
-#include "tablebase/generate/forward_values.h"
 #include "tablebase/format/parallel.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/forward_values.h"
 #include "tablebase/probe/tb_board.h"
 
 namespace pythia::tb {
@@ -48,8 +48,10 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
             return true;
         }
         uint32_t ctx = 0;
-        if (s.h.context == uint8_t(Context::DTM_SIGN)) ctx = uint32_t(sign_context((*dtm)[i]));
-        else if (s.h.context == uint8_t(Context::DTM_CODE)) ctx = (*dtm_codes)[i];
+        if (s.h.context == uint8_t(Context::DTM_SIGN))
+            ctx = uint32_t(sign_context((*dtm)[i]));
+        else if (s.h.context == uint8_t(Context::DTM_CODE))
+            ctx = (*dtm_codes)[i];
         uint16_t symbol;
         if (!s.symbol(ctx, code, symbol)) return false;
         out[i] = symbol;
@@ -129,8 +131,8 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
         if (sides & (1 << c)) loaded.push_back(c);
-    // A DTM section that leaves to the reader what captures and promotions achieve is completed from the subtables too, before its DTZ (which may be read by the
-    // sign of the exact DTM).
+    // A DTM section that leaves to the reader what captures and promotions achieve is completed from the subtables too,
+    // before its DTZ (which may be read by the sign of the exact DTM).
     bool resolve = false;
     for (Color c : {WHITE, BLACK})
         if (read & (1 << c)) resolve = resolve || (f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED);
@@ -166,7 +168,8 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
                 const ValueArray& v = table->dtm[c];
                 parallel_for(v.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
                     for (uint64_t i = begin; i < end; ++i)
-                        if (const int code = code_of_value(dtm->code_by_value, v[i]); code >= 0) dtm_codes[i] = uint8_t(code);
+                        if (const int code = code_of_value(dtm->code_by_value, v[i]); code >= 0)
+                            dtm_codes[i] = uint8_t(code);
                 });
             }
         }

@@ -28,11 +28,13 @@ void merge(SideStatistics& to, const SideStatistics& from) {
     if (from.longest_dtm_win_index != NONE)
         keep_longest(to.longest_dtm_win, to.longest_dtm_win_index, from.longest_dtm_win, from.longest_dtm_win_index);
     if (from.longest_dtm_loss_index != NONE)
-        keep_longest(to.longest_dtm_loss, to.longest_dtm_loss_index, from.longest_dtm_loss, from.longest_dtm_loss_index);
+        keep_longest(to.longest_dtm_loss, to.longest_dtm_loss_index, from.longest_dtm_loss,
+                     from.longest_dtm_loss_index);
     if (from.longest_dtz_win_index != NONE)
         keep_longest(to.longest_dtz_win, to.longest_dtz_win_index, from.longest_dtz_win, from.longest_dtz_win_index);
     if (from.longest_dtz_loss_index != NONE)
-        keep_longest(to.longest_dtz_loss, to.longest_dtz_loss_index, from.longest_dtz_loss, from.longest_dtz_loss_index);
+        keep_longest(to.longest_dtz_loss, to.longest_dtz_loss_index, from.longest_dtz_loss,
+                     from.longest_dtz_loss_index);
 }
 
 SideStatistics empty_side() {

@@ -14,14 +14,14 @@
 #include <random>
 #include <type_traits>
 
-#include "tablebase/probe/captures.h"
 #include "tablebase/format/file_format.h"
-#include "tablebase/generate/forward_values.h"
 #include "tablebase/format/parallel.h"
 #include "tablebase/format/section_encoder.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/forward_values.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/write_check.h"
+#include "tablebase/probe/captures.h"
 
 namespace pythia::tb {
 
@@ -158,8 +158,10 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of) {
     return [&order, cell_of](uint64_t begin, uint64_t end, Cell* out) {
         StorageOrder::Cursor at(order, begin);
         for (uint64_t j = begin; j < end; ++j, at.next()) {
-            if constexpr (std::is_invocable_v<CellOf, uint64_t, uint64_t>) *out++ = cell_of(at.index(), j);
-            else *out++ = cell_of(at.index());
+            if constexpr (std::is_invocable_v<CellOf, uint64_t, uint64_t>)
+                *out++ = cell_of(at.index(), j);
+            else
+                *out++ = cell_of(at.index());
         }
     };
 }
@@ -219,7 +221,9 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uin
             }
             const EncodedSection e = encode_section(
                 cells.size(),
-                [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
+                [&](uint64_t begin, uint64_t end, Cell* out) {
+                    std::copy(cells.begin() + begin, cells.begin() + end, out);
+                },
                 plan);
             return encoded_bytes(e);
         };
@@ -278,26 +282,28 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     std::vector<Option> options;
     // Stored in the DTM's order, so that the DTM code of a stored position is at the same place.
     // A draw's DTZ is not stored: the reader answers a draw wherever the DTM is one.
-    options.push_back({Context::NONE, 1, in_order(order, [&](uint64_t i) {
-                           return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0}
-                                                                              : Cell{Cell::EXACT, dtz[i], 0};
-                       })});
+    options.push_back(
+        {Context::NONE, 1, in_order(order, [&](uint64_t i) {
+             return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
+         })});
     // DTM and DTZ agree on win, draw and loss (write_table_files checks it).
     options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
-                               const Value m = dtmv[i];
-                               return m == VALUE_ILLEGAL || is_draw(m) ? Cell{Cell::FREE, 0, 1}
-                                                                       : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
-                           })});
+                           const Value m = dtmv[i];
+                           return m == VALUE_ILLEGAL || is_draw(m)
+                                      ? Cell{Cell::FREE, 0, 1}
+                                      : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
+                       })});
     // Where the DTM leaves captures and promotions to the reader, the context is the code of the
     // exact DTM, which the reader has resolved by then (the stored code may hold a lower value).
     const bool resolved = dtm.header.flags & FLAG_MOVES_RESOLVED;
     const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
     if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
-        options.push_back({Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
-                               if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
-                               const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
-                               return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
-                           })});
+        options.push_back(
+            {Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
+                 if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
+                 const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
+                 return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
+             })});
     auto plan_for = [&](const Option& o, bool estimate) {
         SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
         p.block_bytes = DISTANCE_BLOCK_BYTES;
@@ -407,7 +413,8 @@ public:
             const uint64_t base = blocks_at_[k++];
             if (s.header.codec == uint8_t(Codec::PAIRS)) {
                 const std::vector<uint8_t> padding(base - written, 0);
-                ok = seek_write(padding.data(), padding.size(), state) && seek_write(s.data.data(), s.data.size(), state);
+                ok = seek_write(padding.data(), padding.size(), state) &&
+                     seek_write(s.data.data(), s.data.size(), state);
                 written = base + s.data.size();
                 continue;
             }
@@ -541,7 +548,7 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             EncodedSection with = encode(true);
             const uint64_t bytes_without = encoded_bytes(section), bytes_with = encoded_bytes(with);
             spdlog::debug("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
-                         c == WHITE ? "w" : "b", bytes_without, bytes_with);
+                          c == WHITE ? "w" : "b", bytes_without, bytes_with);
             if (bytes_with < bytes_without) section = std::move(with);
         }
         if (draws) (*draws)[c] = stored_wdl_draws(t.index, section, threads);
@@ -593,7 +600,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             const Value v = t.dtm[c][i];
             if (!resolve_dtm) return v == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, v, 0};
             if (v != VALUE_ILLEGAL && draws[c] && is_draw(v) && test_bit(*draws[c], i)) return Cell{Cell::FREE, 0, 0};
-            return v == VALUE_ILLEGAL                ? Cell{Cell::FREE, 0, 0}
+            return v == VALUE_ILLEGAL         ? Cell{Cell::FREE, 0, 0}
                    : test_bit(resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
                                               : Cell{Cell::EXACT, goodness_key(v), 0};
         };
@@ -687,16 +694,16 @@ bool write_table_files(const TableValues& t, const std::filesystem::path& dir, c
     const auto wdl_done = std::chrono::steady_clock::now();
     spdlog::debug("{}: WDL sections encoded in {:.1f} s", m.name(),
                   std::chrono::duration<double>(wdl_done - start).count());
-    std::vector<EncodedSection> dist = encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr, bounds);
+    std::vector<EncodedSection> dist =
+        encode_distance_sections(t, info, threads, draws_in_wdl ? &draws : nullptr, bounds);
     spdlog::debug("{}: DTM and DTZ sections encoded in {:.1f} s", m.name(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - wdl_done).count());
 
     stats.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    stats.written_unix_time = std::chrono::duration_cast<std::chrono::seconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count();
+    stats.written_unix_time =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     const uint64_t write_id = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32) ^
-                   uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+                              uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
 
     FileWriter wdl_file(table_file_path(dir, m, FileKind::WDL));
     FileWriter dist_file(table_file_path(dir, m, FileKind::DISTANCE));

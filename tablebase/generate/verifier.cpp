@@ -3,11 +3,11 @@
 #include <mutex>
 #include <optional>
 
-#include "tablebase/probe/captures.h"
 #include "tablebase/format/file_format.h"
-#include "tablebase/generate/forward_values.h"
-#include "tablebase/probe/move_values.h"
 #include "tablebase/format/parallel.h"
+#include "tablebase/generate/forward_values.h"
+#include "tablebase/probe/captures.h"
+#include "tablebase/probe/move_values.h"
 
 namespace pythia::tb {
 
@@ -109,9 +109,8 @@ VerifyReport verify_wdl(const TableValues& table, const std::array<ValueArray, C
                     Placement p;
                     index.decode(i, p);
                     b.set(index, p);
-                    local.examples.push_back(to_fen(b, us) + ": WDL file gives " + std::to_string(answer) +
-                                             ", DTZ " + describe(table.dtz[us][i]) + " gives " +
-                                             std::to_string(expected));
+                    local.examples.push_back(to_fen(b, us) + ": WDL file gives " + std::to_string(answer) + ", DTZ " +
+                                             describe(table.dtz[us][i]) + " gives " + std::to_string(expected));
                 }
             }
         }

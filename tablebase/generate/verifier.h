@@ -14,7 +14,7 @@
 namespace pythia::tb {
 
 struct VerifyReport {
-    uint64_t positions = 0;   // legal positions checked (both sides to move)
+    uint64_t positions = 0;  // legal positions checked (both sides to move)
     uint64_t mismatches = 0;
     std::vector<std::string> examples;  // a few mismatches, as "FEN: what was expected"
 };

@@ -104,7 +104,8 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         const bool ok = for_each_stored(wdl_file, *s, threads, [&](uint64_t i, uint32_t code) {
             uint16_t symbol = 0;
             const bool known = s->symbol(0, code, symbol);
-            if (known && symbol == wdl_symbol(0)) draws[i >> 6].fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
+            if (known && symbol == wdl_symbol(0))
+                draws[i >> 6].fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
             const Value dtz = t.dtz[c][i];
             if (dtz == VALUE_ILLEGAL) return;
             compared.fetch_add(1, std::memory_order_relaxed);
@@ -157,21 +158,22 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
             parallel_for(index.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
                 for (uint64_t i = begin; i < end; ++i)
                     if (const Value v = t.dtm[c][i]; v != VALUE_ILLEGAL)
-                        if (const int code = code_of_value(dtm->code_by_value, v); code >= 0) dtm_codes[i] = uint8_t(code);
+                        if (const int code = code_of_value(dtm->code_by_value, v); code >= 0)
+                            dtm_codes[i] = uint8_t(code);
             });
         ok = ok && for_each_stored(dist_file, *dtz, threads, [&](uint64_t i, uint32_t code) {
-            const Value exact = t.dtz[c][i], m = t.dtm[c][i];
-            if (exact == VALUE_ILLEGAL || is_draw(m)) return;  // a draw's DTZ is the DTM's
-            compared.fetch_add(1, std::memory_order_relaxed);
-            const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
-                                 : by_code                                     ? dtm_codes[i]
-                                                                               : 0;
-            uint16_t stored = 0;
-            if (dtz->symbol(ctx, code, stored) && stored == exact) return;
-            std::vector<std::string> e{position_text(index, i, c) + ": DTZ stored " + describe(stored) +
-                                       ", the value is " + describe(exact)};
-            findings.add(1, e);
-        });
+                 const Value exact = t.dtz[c][i], m = t.dtm[c][i];
+                 if (exact == VALUE_ILLEGAL || is_draw(m)) return;  // a draw's DTZ is the DTM's
+                 compared.fetch_add(1, std::memory_order_relaxed);
+                 const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
+                                      : by_code                                    ? dtm_codes[i]
+                                                                                   : 0;
+                 uint16_t stored = 0;
+                 if (dtz->symbol(ctx, code, stored) && stored == exact) return;
+                 std::vector<std::string> e{position_text(index, i, c) + ": DTZ stored " + describe(stored) +
+                                            ", the value is " + describe(exact)};
+                 findings.add(1, e);
+             });
         if (!ok) {
             out.problem = dist_file.path().string() + ": a DTM or DTZ section does not decode";
             return false;
@@ -208,8 +210,9 @@ void probe_sample(const std::filesystem::path& staging, const std::filesystem::p
             ++mismatches;
             if (examples.size() < 5)
                 examples.push_back(fen + ": the prober answers " +
-                                   (r ? "WDL " + std::to_string(r->wdl) + ", DTZ " + (r->dtz ? describe(*r->dtz) : "none") +
-                                            ", DTM " + (r->dtm ? describe(*r->dtm) : "none")
+                                   (r ? "WDL " + std::to_string(r->wdl) + ", DTZ " +
+                                            (r->dtz ? describe(*r->dtz) : "none") + ", DTM " +
+                                            (r->dtm ? describe(*r->dtm) : "none")
                                       : std::string("nothing")) +
                                    "; the values are WDL " + std::to_string(wdl) + ", DTZ " + describe(t.dtz[us][i]) +
                                    ", DTM " + describe(t.dtm[us][i]));

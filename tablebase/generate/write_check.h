@@ -48,7 +48,7 @@ struct WriteCheck {
     uint64_t decode_mismatches = 0;  // of those, outside what the writer was allowed to store
     uint64_t probed = 0;             // positions probed through the prober, both sides
     uint64_t probe_mismatches = 0;
-    uint64_t sampled = 0;            // legal positions checked against their moves
+    uint64_t sampled = 0;  // legal positions checked against their moves
     uint64_t inconsistent = 0;
     std::vector<std::string> examples;
     std::string summary() const;

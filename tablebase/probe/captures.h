@@ -54,7 +54,8 @@ bool for_each_resolving_capture(const TbBoard& b, Color us, F&& f) {
         return top == QUEEN;
     });
     if (top == NO_PIECE_TYPE) return false;
-    return for_each_legal_capture(b, us, [&](const TbMove& m) { return b.pieces[m.captured_slot].type == top && f(m); });
+    return for_each_legal_capture(b, us,
+                                  [&](const TbMove& m) { return b.pieces[m.captured_slot].type == top && f(m); });
 }
 
 // The moves a WDL section relies on: the resolving captures and, in a section flagged

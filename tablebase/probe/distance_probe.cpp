@@ -108,8 +108,8 @@ void Tablebases::bound_moves(const TbBoard& b, Color us, bool draw_safe, MoveCan
     }
 }
 
-bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best,
-                               bool have_best, RankWindow window) const {
+bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int count, Value& best, bool have_best,
+                               RankWindow window) const {
     std::sort(c, c + count, [](const MoveCandidate& x, const MoveCandidate& y) { return x.bound > y.bound; });
     bool failed = false;
     auto lookup = [&](const PieceOn* after, int k, Color side, Value& sdtm, Value& sdtz) {
@@ -118,8 +118,8 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
     };
     for (int i = 0; i < count; ++i) {
         if (have_best && c[i].bound <= value_rank(best)) break;  // sorted: no move left can do better
-        if (have_best && value_rank(best) >= window.hi) break;  // a lower bound at or above the window
-        if (c[i].bound <= window.lo) {  // no move left can lift the value above the window
+        if (have_best && value_rank(best) >= window.hi) break;   // a lower bound at or above the window
+        if (c[i].bound <= window.lo) {                           // no move left can lift the value above the window
             if (!have_best || c[i].bound > value_rank(best)) best = value_of_rank(c[i].bound);  // an upper bound
             return true;
         }
@@ -127,8 +127,9 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
         PieceOn after[MAX_PIECES];
         const int k = pieces_after(b, m, after);
         Value sdtm = c[i].dtm;
-        if (!c[i].exact && !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl(), c[i].read ? &c[i].code : nullptr,
-                                         successor_window(window, have_best, have_best ? value_rank(best) : 0)))
+        if (!c[i].exact &&
+            !distances_of(after, k, ~us, sdtm, nullptr, c[i].known_wdl(), c[i].read ? &c[i].code : nullptr,
+                          successor_window(window, have_best, have_best ? value_rank(best) : 0)))
             return false;
         if (m.double_step) {  // the reply may capture en passant
             int unused_wdl = 0;
@@ -142,8 +143,8 @@ bool Tablebases::best_of_moves(const TbBoard& b, Color us, MoveCandidate* c, int
     return true;
 }
 
-bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz,
-                              std::optional<int> wdl, const uint32_t* stored_dtm, RankWindow window) const {
+bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dtm, Value* dtz, std::optional<int> wdl,
+                              const uint32_t* stored_dtm, RankWindow window) const {
     assert(window.exact() || !dtz);  // a DTZ (and its DTM context) needs the exact DTM
     if (n == 2) {
         dtm = VALUE_UNKNOWN;
@@ -157,7 +158,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     if (!f) return false;
     // A side the file leaves out would probe every move: the WDL file first, one probe.
     if (!wdl && f->left_out_side() == at.stm) wdl = wdl_of(pieces, n, stm);
-    if (wdl == 0) {  // a draw has no distance; its DTM and DTZ may not even be stored 
+    if (wdl == 0) {  // a draw has no distance; its DTM and DTZ may not even be stored
         dtm = VALUE_UNKNOWN;
         if (dtz) *dtz = VALUE_UNKNOWN;
         return true;
@@ -167,8 +168,10 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
     if (f->left_out_side() == stm) {
         // DTZ from the successors' stored DTZ, read in one batch, and DTM by branch and bound;
         // where a read fails or the WDL is unknown, every successor probed whole.
-        if (dtz && wdl && dtz_from_moves(*e, *f, pieces, n, stm, *wdl, *dtz)) return dtm_from_moves(pieces, n, stm, dtm);
-        return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz) : dtm_from_moves(pieces, n, stm, dtm, window);
+        if (dtz && wdl && dtz_from_moves(*e, *f, pieces, n, stm, *wdl, *dtz))
+            return dtm_from_moves(pieces, n, stm, dtm);
+        return dtz || !wdl ? distances_from_moves(pieces, n, stm, dtm, dtz)
+                           : dtm_from_moves(pieces, n, stm, dtm, window);
     }
     const uint64_t idx = e->index->encode(placement_for(*e->index, pieces, n));
     // A side's DTM and DTZ sections share one storage order (checked at load): one conversion.
@@ -198,7 +201,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         // DTM and WDL codes are read in the moves' batch.
         const bool need_wdl = (m.h.flags & FLAG_DRAWS_IN_WDL) && !wdl;
         const TableFile* wdl_file = e->files[KIND_WDL].get();  // opened before this file, which needs it
-        const Section* w = nullptr;  // the WDL section if its code is read in the batch
+        const Section* w = nullptr;                            // the WDL section if its code is read in the batch
         if (need_wdl && wdl_file && e->resident_wdl[stm].empty()) {
             const Section& ws = wdl_file->sections()[e->section_no[int(Metric::WDL)][stm]];
             if (ws.pairs) w = &ws;
@@ -232,7 +235,7 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
         bool maybe_draw = false;
         if (need_wdl) {
             if (own_wdl && !own_wdl->ok) report_corrupt_pairs(*e, *wdl_file);
-            const std::optional<int> stored_w = !own_wdl   ? stored_wdl(*e, idx, stm)
+            const std::optional<int> stored_w = !own_wdl      ? stored_wdl(*e, idx, stm)
                                                 : own_wdl->ok ? wdl_of_code(*w, own_wdl->code)
                                                               : std::nullopt;
             if (!stored_w) return false;
@@ -245,8 +248,10 @@ bool Tablebases::distances_of(const PieceOn* pieces, int n, Color stm, Value& dt
             Value best = VALUE_UNKNOWN;
             if (!best_of_moves(b, stm, leaving, count, best, true, RankWindow{RankWindow::NONE_BELOW, window.hi}))
                 return false;
-            if (!is_win(best)) dtm = VALUE_UNKNOWN;
-            else if (value_rank(best) > value_rank(dtm)) dtm = best;
+            if (!is_win(best))
+                dtm = VALUE_UNKNOWN;
+            else if (value_rank(best) > value_rank(dtm))
+                dtm = best;
         } else if (!best_of_moves(b, stm, leaving, count, dtm, true, window)) {
             return false;
         }

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "tablebase/probe/tb_board.h"
 #include "tablebase/format/value.h"
+#include "tablebase/probe/tb_board.h"
 
 namespace pythia::tb {
 
@@ -21,11 +21,16 @@ inline Value value_from_mover(Value successor) {
 // DTZ of a zeroing move into a position whose five-valued WDL (the opponent's) is `wdl`.
 inline Value dtz_of_zeroing_move(int wdl) {
     switch (wdl) {
-    case -2: return win_in(1);
-    case -1: return win_in(101);
-    case 1: return loss_in(101);
-    case 2: return loss_in(1);
-    default: return VALUE_UNKNOWN;
+        case -2:
+            return win_in(1);
+        case -1:
+            return win_in(101);
+        case 1:
+            return loss_in(101);
+        case 2:
+            return loss_in(1);
+        default:
+            return VALUE_UNKNOWN;
     }
 }
 

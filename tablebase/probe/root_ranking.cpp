@@ -26,8 +26,10 @@ std::optional<std::vector<RootMove>> Tablebases::rank_root_moves(const Position&
         rm.after = *after;
         rm.wdl = -after->wdl;
         if (after->dtm) rm.dtm = dtm_of_move(*after->dtm);
-        if (rm.zeroing) rm.dtz = dtz_of_move(true, after->wdl, VALUE_UNKNOWN);
-        else if (after->dtz) rm.dtz = dtz_of_move(false, after->wdl, *after->dtz);
+        if (rm.zeroing)
+            rm.dtz = dtz_of_move(true, after->wdl, VALUE_UNKNOWN);
+        else if (after->dtz)
+            rm.dtz = dtz_of_move(false, after->wdl, *after->dtz);
         rm.wdl50 = rm.wdl;
         // A non-zeroing move carries the halfmove clock on: the zeroing must come in time.
         if (!rm.zeroing && rm.dtz && std::abs(rm.wdl) == 2 && root.rule50() + distance_of(*rm.dtz) > 100)

@@ -6,8 +6,8 @@
 // in the loader for whole tables and in the prober for one position.
 #pragma once
 
-#include "tablebase/probe/move_values.h"
 #include "tablebase/format/table_set.h"
+#include "tablebase/probe/move_values.h"
 #include "tablebase/probe/tb_board.h"
 
 namespace pythia::tb {

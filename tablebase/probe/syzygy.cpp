@@ -73,9 +73,9 @@ struct Bitboards {
 };
 
 Bitboards bitboards_of(const Position& pos) {
-    return {pos.pieces(WHITE),  pos.pieces(BLACK),   pos.pieces(KING),
-            pos.pieces(QUEEN),  pos.pieces(ROOK),    pos.pieces(BISHOP),
-            pos.pieces(KNIGHT), pos.pieces(PAWN),    pos.ep_square() == SQ_NONE ? 0u : unsigned(pos.ep_square()),
+    return {pos.pieces(WHITE),          pos.pieces(BLACK), pos.pieces(KING),
+            pos.pieces(QUEEN),          pos.pieces(ROOK),  pos.pieces(BISHOP),
+            pos.pieces(KNIGHT),         pos.pieces(PAWN),  pos.ep_square() == SQ_NONE ? 0u : unsigned(pos.ep_square()),
             pos.side_to_move() == WHITE};
 }
 
@@ -162,10 +162,11 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
         for (const std::string& folder : folders) fathom_paths += (fathom_paths.empty() ? "" : ":") + folder;
     }
     if (!accepted.empty() && f.init(fathom_paths.c_str())) max_pieces_ = int(*f.largest);
-    const size_t wdl_files = size_t(std::count_if(accepted.begin(), accepted.end(),
-                                                  [](const fs::path& p) { return p.extension() == ".rtbw"; }));
-    messages.push_back("Syzygy: " + std::to_string(wdl_files) + " WDL and " + std::to_string(accepted.size() - wdl_files) +
-                       " DTZ files, up to " + std::to_string(max_pieces_) + " pieces");
+    const size_t wdl_files = size_t(
+        std::count_if(accepted.begin(), accepted.end(), [](const fs::path& p) { return p.extension() == ".rtbw"; }));
+    messages.push_back("Syzygy: " + std::to_string(wdl_files) + " WDL and " +
+                       std::to_string(accepted.size() - wdl_files) + " DTZ files, up to " +
+                       std::to_string(max_pieces_) + " pieces");
     return messages;
 }
 
@@ -182,8 +183,9 @@ std::optional<std::vector<SyzygyRootMove>> SyzygyTables::rank_root_moves(const P
     if (pos.count_all() > max_pieces_ || pos.castling_rights()) return std::nullopt;
     const Bitboards b = bitboards_of(pos);
     std::array<unsigned, MAX_MOVES> results{};
-    const unsigned r = fathom().probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns,
-                                           unsigned(std::min(pos.rule50(), 100)), b.ep, b.white_to_move, results.data());
+    const unsigned r =
+        fathom().probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns,
+                            unsigned(std::min(pos.rule50(), 100)), b.ep, b.white_to_move, results.data());
     if (r == RESULT_FAILED || r == RESULT_CHECKMATE || r == RESULT_STALEMATE) return std::nullopt;
 
     // Fathom's moves, matched to ours by squares and promotion piece.

@@ -17,17 +17,15 @@
 #include "engine/core/mapped_file.h"
 #include "engine/core/movegen.h"
 #include "tablebase/format/block_cache.h"
-#include "tablebase/probe/captures.h"
 #include "tablebase/format/file_format.h"
+#include "tablebase/format/table_file.h"
+#include "tablebase/probe/captures.h"
 #include "tablebase/probe/move_values.h"
 #include "tablebase/probe/successor_values.h"
-#include "tablebase/format/table_file.h"
-
 
 namespace pythia::tb {
 
 namespace prober {
-
 
 enum : uint8_t { UNOPENED, OPEN, FAILED };
 constexpr int KIND_WDL = 0, KIND_DISTANCE = 1;
@@ -36,7 +34,7 @@ constexpr int KIND_WDL = 0, KIND_DISTANCE = 1;
 // (shared by all threads): the captures the prober searches lead into the smaller tables, and
 // their probes then cost a memory read instead of a block decode. All 3- and 4-piece WDL
 // tables together take about 30 MB decoded.
-constexpr uint64_t RESIDENT_WDL_BYTES = 4 << 20;  // per section
+constexpr uint64_t RESIDENT_WDL_BYTES = 4 << 20;               // per section
 constexpr uint64_t RESIDENT_WDL_BUDGET = uint64_t(256) << 20;  // per Tablebases
 
 // Piece counts by colour and type, 4 bits each: a table's key, read straight off a position.
@@ -68,7 +66,9 @@ inline uint32_t dtm_code_context(const Section& dtm_section, Value exact_dtm, ui
 }
 
 // Orders DTZ values the same way, wins under the 50-move rule before cursed ones.
-inline int dtz_rank(Value v) { return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0); }
+inline int dtz_rank(Value v) {
+    return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0);
+}
 
 template <typename Rank>
 std::optional<Value> better(std::optional<Value> a, std::optional<Value> b, Rank rank) {

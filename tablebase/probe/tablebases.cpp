@@ -81,8 +81,8 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
             continue;
         }
         std::vector<std::pair<std::filesystem::path, uint64_t>> files;  // path, size
-        for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
-             it.increment(ec)) {
+        for (auto it = std::filesystem::directory_iterator(folder, ec);
+             !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
             std::error_code size_error;
             const uint64_t bytes = it->file_size(size_error);
             files.emplace_back(it->path(), size_error ? 0 : bytes);
@@ -133,9 +133,8 @@ std::vector<std::string> Tablebases::set_paths(const std::string& paths) {
         }
     }
     if (!folders.empty())
-        messages.push_back("tablebases: " + std::to_string(wdl_tables) + " WDL and " +
-                           std::to_string(distance_tables) + " DTM/DTZ tables, up to " + std::to_string(max_pieces_) +
-                           " pieces");
+        messages.push_back("tablebases: " + std::to_string(wdl_tables) + " WDL and " + std::to_string(distance_tables) +
+                           " DTM/DTZ tables, up to " + std::to_string(max_pieces_) + " pieces");
     return messages;
 }
 
@@ -177,7 +176,8 @@ bool Tablebases::stored_code(const Entry& e, const TableFile& f, int no, uint64_
     const uint64_t block = at / s.h.block_positions, local = at % s.h.block_positions;
     const uint8_t* data = BlockCache::local().get(f, uint32_t(no), block, bytes_needed(local, s.bits()));
     if (!data) {
-        if (!e.reported_corrupt_block.exchange(true)) refuse(f.path().string(), "corrupt block " + std::to_string(block));
+        if (!e.reported_corrupt_block.exchange(true))
+            refuse(f.path().string(), "corrupt block " + std::to_string(block));
         return false;
     }
     code = code_at(data, local, s.bits());
@@ -190,8 +190,10 @@ std::optional<int> Tablebases::stored_wdl(const Entry& e, uint64_t idx, Color st
     const Section& s = f->sections()[no];
     const uint64_t at = s.order.to_storage(idx);
     uint32_t code;
-    if (!e.resident_wdl[stm].empty()) code = code_at(e.resident_wdl[stm].data(), at, s.bits());
-    else if (!stored_code(e, *f, no, at, code)) return std::nullopt;
+    if (!e.resident_wdl[stm].empty())
+        code = code_at(e.resident_wdl[stm].data(), at, s.bits());
+    else if (!stored_code(e, *f, no, at, code))
+        return std::nullopt;
     return wdl_of_code(s, code);
 }
 
@@ -245,7 +247,8 @@ std::optional<ProbeResult> Tablebases::probe_pieces(const PieceOn* pieces, int n
     const bool dtz_for_wdl = (need & NEED_WDL) && !wdl;
     const bool read_dtz = (need & NEED_DTZ) || dtz_for_wdl;
     bool have = false;
-    if ((need & (NEED_DTM | NEED_DTZ)) || dtz_for_wdl) have = distances_of(pieces, n, stm, dtm, read_dtz ? &dtz : nullptr, wdl);
+    if ((need & (NEED_DTM | NEED_DTZ)) || dtz_for_wdl)
+        have = distances_of(pieces, n, stm, dtm, read_dtz ? &dtz : nullptr, wdl);
     if (have) r.dtm = dtm;
     if (have && (need & NEED_DTZ)) r.dtz = dtz;
     if (!(need & NEED_WDL)) {

@@ -23,11 +23,11 @@
 
 #include "engine/core/huge_page_arena.h"
 #include "engine/core/position.h"
-#include "tablebase/probe/background_worker.h"
 #include "tablebase/format/pair_codec.h"
-#include "tablebase/probe/move_values.h"
 #include "tablebase/format/table_set.h"
 #include "tablebase/format/value.h"
+#include "tablebase/probe/background_worker.h"
+#include "tablebase/probe/move_values.h"
 
 namespace pythia::tb {
 
@@ -142,7 +142,9 @@ private:
         PieceOn flipped[MAX_PIECES];
     };
     bool locate(const PieceOn* pieces, int n, Color stm, Located& out) const;
-    std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const { return wdl_within(pieces, n, stm, -2, 2); }
+    std::optional<int> wdl_of(const PieceOn* pieces, int n, Color stm) const {
+        return wdl_within(pieces, n, stm, -2, 2);
+    }
     // The WDL searched within the window (alpha, beta), fail-soft as in alpha-beta: a result at
     // or below alpha is an upper bound of the WDL, one at or above beta a lower bound, one
     // between them exact. A resolving move's successor is searched only as far as it can still

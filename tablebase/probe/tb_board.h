@@ -69,16 +69,17 @@ struct TbBoard {
 inline std::string to_fen(const TbBoard& b, Color stm) {
     char grid[64];
     for (char& c : grid) c = 0;
-    for (int i = 0; i < b.n; ++i) grid[b.pieces[i].square] = " PNBRQK"[b.pieces[i].type] + (b.pieces[i].color == BLACK ? 32 : 0);
+    for (int i = 0; i < b.n; ++i)
+        grid[b.pieces[i].square] = " PNBRQK"[b.pieces[i].type] + (b.pieces[i].color == BLACK ? 32 : 0);
     const std::string fen = placement_fen(grid);
     return fen + (stm == WHITE ? " w - - 0 1" : " b - - 0 1");
 }
 
 // One legal move on a TbBoard, described by slots so that the successor is easy to build.
 struct TbMove {
-    int slot;           // the moving piece
+    int slot;  // the moving piece
     Square from, to;
-    int captured_slot;  // -1 if none
+    int captured_slot;    // -1 if none
     PieceType promotion;  // NO_PIECE_TYPE if none
     bool double_step;
 
@@ -114,7 +115,11 @@ int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
             const Bitboard occ = (b.all ^ square_bb(from)) | square_bb(to);
             const Square king_after = pc.type == KING ? to : ksq;
             if (b.attacked(king_after, them, occ, captured)) continue;
-            TbMove m{i, from, to, captured ? b.slot_on(to) : -1, NO_PIECE_TYPE,
+            TbMove m{i,
+                     from,
+                     to,
+                     captured ? b.slot_on(to) : -1,
+                     NO_PIECE_TYPE,
                      pc.type == PAWN && (int(to) ^ int(from)) == 16};
             if (pc.type == PAWN && relative_rank(us, to) == RANK_8) {
                 for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) {
@@ -144,8 +149,10 @@ int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh
     if (b.attackers(ksq, them)) {
         // In check: the plain generator, every move one by one.
         return for_each_legal_move(b, us, [&](const TbMove& m) {
-            if (m.zeroing(b)) convert(m);
-            else quiet_count += weigh_each(m.slot, m.to) ? quiet_weight(m.slot, m.to) : 1;
+            if (m.zeroing(b))
+                convert(m);
+            else
+                quiet_count += weigh_each(m.slot, m.to) ? quiet_weight(m.slot, m.to) : 1;
         });
     }
     Bitboard pinned = 0;
@@ -167,8 +174,10 @@ int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh
                 const Bitboard captured = square_bb(to) & theirs;
                 if (b.attacked(to, them, b.all ^ square_bb(from), captured)) continue;
                 ++moves;
-                if (captured) convert(TbMove{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false});
-                else quiet_count += weigh_each(i, to) ? quiet_weight(i, to) : 1;
+                if (captured)
+                    convert(TbMove{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false});
+                else
+                    quiet_count += weigh_each(i, to) ? quiet_weight(i, to) : 1;
             }
             continue;
         }
@@ -179,7 +188,8 @@ int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh
             auto emit = [&](Square to, int captured_slot, bool dbl) {
                 if (!(allowed & square_bb(to))) return;
                 if (promotes) {
-                    for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT}) convert(TbMove{i, from, to, captured_slot, promo, false});
+                    for (PieceType promo : {QUEEN, ROOK, BISHOP, KNIGHT})
+                        convert(TbMove{i, from, to, captured_slot, promo, false});
                     moves += 4;
                 } else {
                     convert(TbMove{i, from, to, captured_slot, NO_PIECE_TYPE, dbl});

@@ -77,7 +77,8 @@ TEST_CASE("pythia book refuses bad files and bad arguments", "[book][cli]") {
 
     Outcome missing = run_pythia("book probe startpos --book " + dir.file("nothing.bin"));
     CHECK(missing.status == 1);
-    CHECK_THAT(missing.output, Catch::Contains("book refused") && Catch::Contains("cannot open") && Catch::Contains("nothing.bin"));
+    CHECK_THAT(missing.output,
+               Catch::Contains("book refused") && Catch::Contains("cannot open") && Catch::Contains("nothing.bin"));
     Outcome truncated = run_pythia("book probe --book " + dir.file("short.bin"));
     CHECK(truncated.status == 1);
     CHECK_THAT(truncated.output, Catch::Contains("truncated") && Catch::Contains("33 bytes"));

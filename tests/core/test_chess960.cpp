@@ -143,7 +143,7 @@ TEST_CASE("chess960 FEN: bad castling fields are refused with a reason", "[fen][
         const char* words;
     };
     const Bad cases[] = {
-        {"4k3/8/8/8/8/8/8/RK6 w A - 0 1", false, "UCI_Chess960"},  // king off e1 without Chess960
+        {"4k3/8/8/8/8/8/8/RK6 w A - 0 1", false, "UCI_Chess960"},    // king off e1 without Chess960
         {"4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", false, "UCI_Chess960"},  // rook off the corner
         {"4k3/8/8/8/8/8/8/1R2K3 w C - 0 1", true, "no rook on c1"},
         {"4k3/8/8/8/8/8/8/4K3 w K - 0 1", true, "no rook on the king's side"},

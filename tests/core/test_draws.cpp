@@ -32,8 +32,8 @@ TEST_CASE("repetitions", "[draw]") {
     play(pos, "g1f3 g8f6 f3g1 f6g8");
     CHECK(pos.has_repeated());
     CHECK_FALSE(pos.is_threefold_repetition());
-    CHECK(pos.is_draw(5));       // the earlier occurrence lies inside a search begun 5 plies ago
-    CHECK_FALSE(pos.is_draw(3)); // but not inside one begun 3 plies ago (it was before the root)
+    CHECK(pos.is_draw(5));        // the earlier occurrence lies inside a search begun 5 plies ago
+    CHECK_FALSE(pos.is_draw(3));  // but not inside one begun 3 plies ago (it was before the root)
     play(pos, "g1f3 g8f6 f3g1 f6g8");
     CHECK(pos.is_threefold_repetition());
     CHECK(pos.is_draw(0));

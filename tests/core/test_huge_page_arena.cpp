@@ -53,7 +53,7 @@ TEST_CASE("containers with an arena allocator keep their memory in the arena", "
     HugePageArena arena;
     std::vector<uint32_t, ArenaAllocator<uint32_t>> in_arena{ArenaAllocator<uint32_t>(&arena)};
     std::vector<uint32_t, ArenaAllocator<uint32_t>> on_heap;  // no arena: the heap
-    for (uint32_t i = 0; i < 100000; ++i) {  // growing reallocates: old blocks are the arena's
+    for (uint32_t i = 0; i < 100000; ++i) {                   // growing reallocates: old blocks are the arena's
         in_arena.push_back(i);
         on_heap.push_back(i);
     }

@@ -52,9 +52,7 @@ TEST_CASE("perft of the six standard positions", "[perft]") {
 }
 
 #ifdef NDEBUG
-TEST_CASE("perft 6 of the start position", "[perft][slow]") {
-    CHECK(perft_of(std::string(START_FEN), 6) == 119060324);
-}
+TEST_CASE("perft 6 of the start position", "[perft][slow]") { CHECK(perft_of(std::string(START_FEN), 6) == 119060324); }
 #endif
 
 TEST_CASE("perft of the public ROCE suite", "[perft]") {

@@ -82,8 +82,8 @@ TEST_CASE("material and drawish endings", "[eval]") {
     // Side to move's view.
     CHECK(eval_of("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
     CHECK(eval_of("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -800);
-    CHECK(eval_of("4k3/8/8/8/8/8/8/3NK3 w - - 0 1") == VALUE_DRAW);   // insufficient material
-    CHECK(eval_of("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1") < 100);          // two knights cannot force mate
+    CHECK(eval_of("4k3/8/8/8/8/8/8/3NK3 w - - 0 1") == VALUE_DRAW);  // insufficient material
+    CHECK(eval_of("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1") < 100);         // two knights cannot force mate
     // Two pawns up with bishops on opposite colours (d2 dark, e6 light) counts for much less
     // than with bishops on the same colour (d2 and d6 both dark).
     const Value same = eval_of("4k3/8/3b4/8/3P4/2P5/3B4/4K3 w - - 0 1");

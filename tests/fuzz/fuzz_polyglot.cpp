@@ -29,7 +29,10 @@ fs::path book_path() {
         const fs::path dir = fs::temp_directory_path() / ("pythia-fuzz-polyglot-" + std::to_string(getpid()));
         fs::create_directories(dir);
         static fs::path to_remove = dir;
-        std::atexit([] { std::error_code ec; fs::remove_all(to_remove, ec); });
+        std::atexit([] {
+            std::error_code ec;
+            fs::remove_all(to_remove, ec);
+        });
         return dir / "book.bin";
     }();
     return path;

@@ -37,8 +37,8 @@ namespace {
 
 const char* const FILES[4] = {"KRvK.pytw", "KRvK.pytd", "KPvK.pytw", "KPvK.pytd"};
 
-fs::path work_dir;                     // the copy of the tables, one file replaced per input
-std::vector<uint8_t> originals[4];     // the real bytes of FILES
+fs::path work_dir;                  // the copy of the tables, one file replaced per input
+std::vector<uint8_t> originals[4];  // the real bytes of FILES
 
 // A random legal position of white king + `piece` against the lone black king.
 bool random_position(std::mt19937_64& rng, char piece, Position& pos) {
@@ -65,13 +65,17 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     spdlog::set_level(spdlog::level::off);
     const char* tables = std::getenv("PYTHIA_FUZZ_TABLES");
     if (!tables) {
-        std::fprintf(stderr, "fuzz-tablebase: set PYTHIA_FUZZ_TABLES to a folder with KRvK and KPvK "
-                             "(scripts/fuzz tablebase does)\n");
+        std::fprintf(stderr,
+                     "fuzz-tablebase: set PYTHIA_FUZZ_TABLES to a folder with KRvK and KPvK "
+                     "(scripts/fuzz tablebase does)\n");
         std::exit(2);
     }
     work_dir = fs::temp_directory_path() / ("pythia-fuzz-tablebase-" + std::to_string(getpid()));
     fs::create_directories(work_dir);
-    std::atexit([] { std::error_code ec; fs::remove_all(work_dir, ec); });
+    std::atexit([] {
+        std::error_code ec;
+        fs::remove_all(work_dir, ec);
+    });
     for (const auto& entry : fs::directory_iterator(tables))
         fs::copy_file(entry.path(), work_dir / entry.path().filename(), fs::copy_options::overwrite_existing);
     for (int i = 0; i < 4; ++i) {

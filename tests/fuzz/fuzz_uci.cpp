@@ -40,7 +40,10 @@ bool affordable(const std::string& line) {
         // Hash and Threads: small values only (bounds checking is still exercised by junk).
         // Every number in the line, leading zeros aside, must be at most 8.
         for (size_t i = 0; i < l.size();) {
-            if (!std::isdigit(static_cast<unsigned char>(l[i]))) { ++i; continue; }
+            if (!std::isdigit(static_cast<unsigned char>(l[i]))) {
+                ++i;
+                continue;
+            }
             while (i < l.size() && l[i] == '0') ++i;
             size_t len = 0;
             while (i + len < l.size() && std::isdigit(static_cast<unsigned char>(l[i + len]))) ++len;

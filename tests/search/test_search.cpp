@@ -37,7 +37,7 @@ TEST_CASE("mates in one to four are found with their exact length", "[search]") 
     };
     const Case cases[] = {
         {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1},
-        {"6rk/6pp/8/3Q2N1/8/8/5PPP/6K1 w - - 0 1", 1},  // smothered
+        {"6rk/6pp/8/3Q2N1/8/8/5PPP/6K1 w - - 0 1", 1},                              // smothered
         {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", 2},  // Legal's mate
         {"k7/8/3K4/8/8/8/8/1R6 w - - 0 1", 2},
         {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},

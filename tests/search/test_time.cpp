@@ -50,9 +50,8 @@ GameReport play_game(int64_t base_ms, int64_t inc_ms, int max_plies, const std::
         e.send("go wtime " + std::to_string(clock[WHITE]) + " btime " + std::to_string(clock[BLACK]) + " winc " +
                std::to_string(inc_ms) + " binc " + std::to_string(inc_ms));
         auto best = e.read_line_starting("bestmove", int(clock[us]) + 2000);
-        const int64_t used = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::steady_clock::now() - start)
-                                 .count();
+        const int64_t used =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
         if (!best) {
             report.no_answer = true;
             break;
@@ -91,7 +90,8 @@ GameReport play_game(int64_t base_ms, int64_t inc_ms, int max_plies, const std::
 TEST_CASE("a game at 3 s + 30 ms against itself: no time loss / no illegal move", "[time]") {
     const GameReport r = play_game(3000, 30, 160, "e2e4 c7c5 g1f3 d7d6");
     INFO("plies " << r.plies << ", least time left: white " << r.min_clock_left[WHITE] << " ms, black "
-                  << r.min_clock_left[BLACK] << " ms; longest move " << r.longest_move_ms << " ms with " << r.clock_before_longest << " ms left; moves " << r.moves << "; last answer " << r.last_answer);
+                  << r.min_clock_left[BLACK] << " ms; longest move " << r.longest_move_ms << " ms with "
+                  << r.clock_before_longest << " ms left; moves " << r.moves << "; last answer " << r.last_answer);
     CHECK_FALSE(r.no_answer);
     CHECK_FALSE(r.illegal);
     CHECK_FALSE(r.time_loss);
@@ -101,7 +101,8 @@ TEST_CASE("a game at 3 s + 30 ms against itself: no time loss / no illegal move"
 TEST_CASE("sudden death with two seconds: no time loss", "[time]") {
     const GameReport r = play_game(2000, 0, 80, "d2d4 g8f6 c2c4 e7e6");
     INFO("plies " << r.plies << ", least time left: white " << r.min_clock_left[WHITE] << " ms, black "
-                  << r.min_clock_left[BLACK] << " ms; longest move " << r.longest_move_ms << " ms with " << r.clock_before_longest << " ms left; moves " << r.moves << "; last answer " << r.last_answer);
+                  << r.min_clock_left[BLACK] << " ms; longest move " << r.longest_move_ms << " ms with "
+                  << r.clock_before_longest << " ms left; moves " << r.moves << "; last answer " << r.last_answer);
     CHECK_FALSE(r.no_answer);
     CHECK_FALSE(r.illegal);
     CHECK_FALSE(r.time_loss);

@@ -33,9 +33,12 @@ Json answer(const std::string& fen) {
 
 // lila-tablebase's PositionInfo fields and their JSON types ("int?" an integer or null).
 const std::vector<std::pair<const char*, const char*>> POSITION_FIELDS = {
-    {"dtz", "int?"},       {"precise_dtz", "int?"},  {"dtc", "int?"},          {"dtm", "int?"},
-    {"dtw", "int?"},       {"checkmate", "bool"},    {"stalemate", "bool"},    {"variant_win", "bool"},
-    {"variant_loss", "bool"}, {"insufficient_material", "bool"}, {"category", "string"}};
+    {"dtz", "int?"},          {"precise_dtz", "int?"},
+    {"dtc", "int?"},          {"dtm", "int?"},
+    {"dtw", "int?"},          {"checkmate", "bool"},
+    {"stalemate", "bool"},    {"variant_win", "bool"},
+    {"variant_loss", "bool"}, {"insufficient_material", "bool"},
+    {"category", "string"}};
 
 void check_fields(const Json& j, bool is_move) {
     auto fields = POSITION_FIELDS;
@@ -89,9 +92,10 @@ void check_values(const Json& j, const Position& pos) {
 }  // namespace
 
 TEST_CASE("lichess JSON has every field of the lichess API with its type", "[server][json]") {
-    for (const char* fen : {"8/8/8/8/8/8/1k6/R6K w - - 0 1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1",
-                            "R5k1/8/6K1/8/8/8/8/8 b - - 1 1", "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
-                            "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}) {
+    for (const char* fen :
+         {"8/8/8/8/8/8/1k6/R6K w - - 0 1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1", "R5k1/8/6K1/8/8/8/8/8 b - - 1 1",
+          "8/8/8/4k3/8/8/8/4K3 w - - 0 1", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}) {
         const Json j = answer(fen);
         INFO(fen);
         check_fields(j, false);
@@ -198,7 +202,8 @@ TEST_CASE("lichess JSON reads back what it writes", "[server][json]") {
         CHECK(back->moves[i].after.dtm == r.moves[i].after.dtm);
         CHECK(back->moves[i].after.category == r.moves[i].after.category);
     }
-    CHECK(!parse_lichess_json("{\"category\":\"win\",\"moves\":[{\"uci\":\"e2e4\",\"category\":\"loss\"}]}", pos, &error));
+    CHECK(!parse_lichess_json("{\"category\":\"win\",\"moves\":[{\"uci\":\"e2e4\",\"category\":\"loss\"}]}", pos,
+                              &error));
     CHECK_THAT(error, Catch::Contains("e2e4"));
     CHECK(!parse_lichess_json("not json", pos, &error));
     CHECK(!parse_lichess_json("[1,2]", pos, &error));

@@ -146,7 +146,8 @@ TEST_CASE("tb serve answers many clients at once", "[server][http]") {
     CHECK(bad == 0);
 }
 
-TEST_CASE("tb serve keeps serving the other tables when a table file is corrupted under it", "[server][http][badfiles]") {
+TEST_CASE("tb serve keeps serving the other tables when a table file is corrupted under it",
+          "[server][http][badfiles]") {
     const fs::path dir = test::copy_of_test_tables("server-corrupt");
     RunningServer s(dir);
     auto c = s.client();

@@ -63,8 +63,8 @@ TEST_CASE("TablebaseURL: the engine plays the server's move at a root its tables
     s.start(4);
     EngineProcess e;
     start_engine(e, "http://127.0.0.1:" + std::to_string(s.port()), 5000);
-    for (const std::string fen : {"8/8/8/8/8/2k5/8/K6Q w - - 0 1", "8/8/8/8/8/8/1k6/R6K w - - 0 1",
-                                  "8/8/8/8/8/2k5/8/K6Q b - - 0 1"}) {
+    for (const std::string fen :
+         {"8/8/8/8/8/2k5/8/K6Q w - - 0 1", "8/8/8/8/8/8/1k6/R6K w - - 0 1", "8/8/8/8/8/2k5/8/K6Q b - - 0 1"}) {
         INFO(fen);
         std::vector<std::string> seen;
         const std::string move = best_move(e, fen, seen);
@@ -109,10 +109,9 @@ TEST_CASE("TablebaseURL: a dead or silent server costs an info string, then the 
     // none with the default 50 ms: each costs an info string saying why.
     const std::string dead = "http://127.0.0.1:" + std::to_string(dead_port),
                       silent_url = "http://127.0.0.1:" + std::to_string(silent_port);
-    for (const auto& [url, timeout, why] :
-         {std::tuple(dead, 2000, std::string("no connection or no answer")),
-          std::tuple(silent_url, 50, std::string("no answer")),
-          std::tuple(std::string("not a url"), 50, std::string(": "))}) {
+    for (const auto& [url, timeout, why] : {std::tuple(dead, 2000, std::string("no connection or no answer")),
+                                            std::tuple(silent_url, 50, std::string("no answer")),
+                                            std::tuple(std::string("not a url"), 50, std::string(": "))}) {
         INFO(url << " " << timeout);
         EngineProcess e;
         start_engine(e, url, timeout);

@@ -61,7 +61,8 @@ void generate_missing(const fs::path& dir) {
         } else {
             const auto start = std::chrono::steady_clock::now();
             t = generate_table(m, set, options);
-            GenerationInfo info{std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2, &set};
+            GenerationInfo info{std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2,
+                                &set};
             std::string error;
             if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(error);
         }
@@ -243,9 +244,8 @@ fs::path shared_written_dir(const std::string& name, const std::function<void(co
 }
 
 const std::vector<const char*>& compact_tables() {
-    static const std::vector<const char*> names = light_mode()
-                                                      ? std::vector<const char*>{"KQvKP", "KPvKP"}
-                                                      : std::vector<const char*>{"KQvKP", "KPvKP", "KRvKP"};
+    static const std::vector<const char*> names =
+        light_mode() ? std::vector<const char*>{"KQvKP", "KPvKP"} : std::vector<const char*>{"KQvKP", "KPvKP", "KRvKP"};
     return names;
 }
 

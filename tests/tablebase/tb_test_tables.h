@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "engine/core/position.h"
+#include "table_file_bytes.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/format/table_set.h"
 #include "tablebase/generate/table_writer.h"
-#include "table_file_bytes.h"
 
 namespace pythia::test {
 

@@ -28,10 +28,14 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         if ((a == "--dir" || a == "--truth" || a == "--stride" || a == "--dtz-stride") && i + 1 < argc) {
             std::string v = argv[++i];
-            if (a == "--dir") dir = v;
-            else if (a == "--truth") truth::set_truth_dir(v);
-            else if (a == "--stride") options.stride = std::stoull(v);
-            else options.dtz_stride = std::stoull(v);
+            if (a == "--dir")
+                dir = v;
+            else if (a == "--truth")
+                truth::set_truth_dir(v);
+            else if (a == "--stride")
+                options.stride = std::stoull(v);
+            else
+                options.dtz_stride = std::stoull(v);
         } else if (auto m = Material::parse(a)) {
             tables.push_back(m->normalized());
         } else {
@@ -46,8 +50,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::printf("comparing %zu tables in %s: DTM and WDL every %llu-th index, DTZ every %llu-th of those\n",
-                tables.size(), dir.c_str(), (unsigned long long)options.stride,
-                (unsigned long long)options.dtz_stride);
+                tables.size(), dir.c_str(), (unsigned long long)options.stride, (unsigned long long)options.dtz_stride);
     uint64_t positions = 0, dtz_checked = 0, bad = 0, off_by_one = 0, skipped = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const Material& m : tables) {
@@ -73,17 +76,19 @@ int main(int argc, char** argv) {
         off_by_one += r.dtz_off_by_one;
         bad += r.dtm_mismatches + r.wdl_mismatches + r.dtz_mismatches;
         auto count = [](bool compared, uint64_t n) { return compared ? std::to_string(n) : std::string("(no file)"); };
-        std::printf("%-8s %10llu positions: DTM %s wrong, WDL %s wrong; DTZ %llu checked, %llu wrong, %llu one ply off\n",
-                    m.name().c_str(), (unsigned long long)r.positions, count(have.gaviota, r.dtm_mismatches).c_str(),
-                    count(have.syzygy, r.wdl_mismatches).c_str(), (unsigned long long)r.dtz_checked,
-                    (unsigned long long)r.dtz_mismatches, (unsigned long long)r.dtz_off_by_one);
+        std::printf(
+            "%-8s %10llu positions: DTM %s wrong, WDL %s wrong; DTZ %llu checked, %llu wrong, %llu one ply off\n",
+            m.name().c_str(), (unsigned long long)r.positions, count(have.gaviota, r.dtm_mismatches).c_str(),
+            count(have.syzygy, r.wdl_mismatches).c_str(), (unsigned long long)r.dtz_checked,
+            (unsigned long long)r.dtz_mismatches, (unsigned long long)r.dtz_off_by_one);
         for (const auto& e : r.examples) std::printf("    %s\n", e.c_str());
         std::fflush(stdout);
     }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("total: %llu positions, %llu DTZ checked (%llu one ply off, Syzygy's rounding), %llu wrong, "
-                "%llu tables without truth files, %.0f s\n",
-                (unsigned long long)positions, (unsigned long long)dtz_checked, (unsigned long long)off_by_one,
-                (unsigned long long)bad, (unsigned long long)skipped, s);
+    std::printf(
+        "total: %llu positions, %llu DTZ checked (%llu one ply off, Syzygy's rounding), %llu wrong, "
+        "%llu tables without truth files, %.0f s\n",
+        (unsigned long long)positions, (unsigned long long)dtz_checked, (unsigned long long)off_by_one,
+        (unsigned long long)bad, (unsigned long long)skipped, s);
     return bad ? 1 : 0;
 }

@@ -57,7 +57,8 @@ void add_probes(const TableFile& f, std::mt19937_64& rng, std::vector<Probe>& pr
         };
         for (int round = 0; round < 50; ++round) {
             const uint64_t b = rng() % s.h.num_blocks, n = positions_in(b);
-            for (uint64_t local = rng() % n; local < n; local += 1 + rng() % (n / 4 + 1)) probes.push_back({&f, no, b, local});
+            for (uint64_t local = rng() % n; local < n; local += 1 + rng() % (n / 4 + 1))
+                probes.push_back({&f, no, b, local});
             for (uint64_t local = n - 1 - rng() % n;; local -= std::min(local, 1 + rng() % (n / 4 + 1))) {
                 probes.push_back({&f, no, b, local});
                 if (local == 0) break;
@@ -96,8 +97,10 @@ TEST_CASE("the block cache returns the bytes of a full decode, in any order of p
                 for (uint64_t i = 0; i < metric->size(); ++i) {
                     Value& v = (*metric)[i];
                     const int spread = distance_of(v) * 16 + int(i % 16);
-                    if (is_win(v)) v = win_in(spread | 1);
-                    else if (is_loss(v)) v = loss_in(spread & ~1);
+                    if (is_win(v))
+                        v = win_in(spread | 1);
+                    else if (is_loss(v))
+                        v = loss_in(spread & ~1);
                 }
         GenerationInfo info;
         info.threads = 2;

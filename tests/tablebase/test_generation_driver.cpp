@@ -124,14 +124,22 @@ TEST_CASE("the sides to move of each successor: captures leave the captured side
     const uint8_t W = 1 << WHITE, B = 1 << BLACK;
     // Every successor of KBPvKP, worked out by hand.
     const std::map<std::string, uint8_t> kbpkp = {
-        {"KBPvK", B},                                       // White took the pawn: Black to move
-        {"KPvKP", W},                                       // Black took the bishop
-        {"KBvKP", W | B},                                   // Black took White's pawn; or Black's pawn
-                                                            // took the bishop promoting to one (KPvKB,
-                                                            // stored flipped: Black to move)
-        {"KQBvKP", B}, {"KRBvKP", B}, {"KBBvKP", B}, {"KBNvKP", B},  // White promoted
-        {"KBPvKQ", W}, {"KBPvKR", W}, {"KBPvKB", W}, {"KBPvKN", W},  // Black promoted
-        {"KQvKP", B}, {"KRvKP", B}, {"KNvKP", B},  // Black promoted taking the bishop, stored flipped
+        {"KBPvK", B},      // White took the pawn: Black to move
+        {"KPvKP", W},      // Black took the bishop
+        {"KBvKP", W | B},  // Black took White's pawn; or Black's pawn
+                           // took the bishop promoting to one (KPvKB,
+                           // stored flipped: Black to move)
+        {"KQBvKP", B},
+        {"KRBvKP", B},
+        {"KBBvKP", B},
+        {"KBNvKP", B},  // White promoted
+        {"KBPvKQ", W},
+        {"KBPvKR", W},
+        {"KBPvKB", W},
+        {"KBPvKN", W},  // Black promoted
+        {"KQvKP", B},
+        {"KRvKP", B},
+        {"KNvKP", B},  // Black promoted taking the bishop, stored flipped
     };
     CHECK(sides_of("KBPvKP") == kbpkp);
     // Colours flip with the material: in KRvKN, White taking the knight leaves KRvK with Black

@@ -12,12 +12,12 @@
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
 #include "tablebase/generate/generator.h"
-#include "tablebase/probe/tb_board.h"
 #include "tablebase/generate/table_writer.h"
 #include "tablebase/generate/verifier.h"
+#include "tablebase/probe/tb_board.h"
+#include "test_mode.h"
 #include "truth.h"
 #include "truth_compare.h"
-#include "test_mode.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -108,7 +108,8 @@ TEST_CASE("legal position counts of KRvK match Gaviota's published figures", "[t
         int images = 0;
         std::vector<std::array<Square, 3>> seen;
         for (int tr = 0; tr < 8; ++tr) {
-            std::array<Square, 3> img{transform_square(p[0], tr), transform_square(p[1], tr), transform_square(p[2], tr)};
+            std::array<Square, 3> img{transform_square(p[0], tr), transform_square(p[1], tr),
+                                      transform_square(p[2], tr)};
             if (std::find(seen.begin(), seen.end(), img) == seen.end()) seen.push_back(img), ++images;
         }
         for (Color c : {WHITE, BLACK})
@@ -179,8 +180,7 @@ TEST_CASE("the verifier accepts generated tables and catches a wrong value", "[t
     CHECK(verify_table(table("KQvKR"), generated(), 2).mismatches == 0);
 }
 
-TEST_CASE("the generator records the capture-resolved positions a search of the captures finds",
-          "[tb][generator]") {
+TEST_CASE("the generator records the capture-resolved positions a search of the captures finds", "[tb][generator]") {
     // The WDL files leave these positions "don't care"; the writer uses the generator's record
     // and searches the captures itself only for tables loaded from files.
     for (const char* name : table_names()) {

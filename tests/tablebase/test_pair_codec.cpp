@@ -24,8 +24,10 @@ struct Stream {
 std::vector<uint8_t> pack(const std::vector<uint8_t>& codes, int bits) {
     std::vector<uint8_t> out((codes.size() * bits + 7) / 8, 0);
     for (size_t i = 0; i < codes.size(); ++i) {
-        if (bits == 8) out[i] = codes[i];
-        else out[(i * bits) >> 3] |= uint8_t(codes[i] << ((i * bits) & 7));
+        if (bits == 8)
+            out[i] = codes[i];
+        else
+            out[(i * bits) >> 3] |= uint8_t(codes[i] << ((i * bits) & 7));
     }
     return out;
 }
@@ -89,86 +91,85 @@ TEST_CASE("the pair codec decodes every stream to what was encoded", "[tb][pairs
             INFO(s.name << ", " << bits << " bits");
             const uint64_t n = s.codes.size();
             const std::vector<uint8_t> packed = pack(s.codes, bits);
-            for (const auto& candidates :
-                 {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8}, std::vector<uint32_t>{256},
-                  std::vector<uint32_t>{4096}})
-                {
-                    const std::vector<uint8_t> payload =
-                        encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates);
-                    std::string why;
-                    const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why);
-                    INFO(why);
-                    REQUIRE(r);
-                    std::vector<uint8_t> whole(packed.size(), 0);
-                    REQUIRE(r->decode_all(whole.data(), bits));
-                    CHECK(whole == packed);
-                    // In parallel, in chunks of one block or a few: chunks that share a byte at their ends.
-                    for (uint64_t chunk : {uint64_t(1), uint64_t(777)}) {
-                        std::vector<uint8_t> parts(packed.size(), 0);
-                        REQUIRE(r->decode_all(parts.data(), bits, 2, chunk));
-                        CHECK(parts == packed);
-                    }
-                    // Every position one at a time, or every 16th under the sanitizers (light mode):
-                    // from checkpoints (below). Without checkpoints, where a read walks from the
-                    // start of its block (up to 4096 bytes: most of the test's time when every
-                    // position was read so), every 16th position of those and the last one.
-                    const uint64_t stride = pythia::test::light_mode() ? 16 : 1;
-                    const uint64_t walk_stride = 16 * stride;
-                    uint64_t wrong = 0;
-                    for (uint64_t i = 0; i < n; i = (i == n - 1 || i + walk_stride < n) ? i + walk_stride : n - 1) {
-                        uint32_t code = 999;
-                        wrong += !r->code_at(i, code) || code != s.codes[i];
-                    }
-                    CHECK(wrong == 0);
-                    // Walks from checkpoints inside the blocks: every 256 bits (as in DTM
-                    // sections: blocks of 64 bytes and more), and every 512 (DTZ; the reader
-                    // batches read below).
-                    PairsReader fine = *r;
-                    fine.build_checkpoints(nullptr, 256);
-                    for (uint64_t i = 0; i < n; i += stride) {
-                        uint32_t code = 999;
-                        wrong += !fine.code_at(i, code) || code != s.codes[i];
-                    }
-                    CHECK(wrong == 0);
-                    PairsReader with = *r;
-                    with.build_checkpoints();
-                    for (uint64_t i = 0; i < n; i += stride) {
-                        uint32_t code = 999;
-                        wrong += !with.code_at(i, code) || code != s.codes[i];
-                    }
-                    CHECK(wrong == 0);
-                    // Read in batches of 1 to 40 (PairsReader::read_codes), with and without
-                    // checkpoints in one batch (one read in 16 without, the long walks above),
-                    // one position past the end among them.
-                    std::vector<PairsReader::BatchRead> batch;
-                    std::mt19937_64 rng(n);
-                    bool past_end = false;
-                    for (uint64_t i = 0; i < n || !past_end;) {
-                        batch.assign(1 + rng() % 40, {});
-                        for (auto& x : batch) {
-                            x.reader = rng() % 16 ? &with : &*r;
-                            if (!past_end && rng() % 8 == 0) {
-                                x.position = n;
-                                past_end = true;
-                            } else if (i < n && rng() % 4) {
-                                x.position = i;
-                                i += stride;
-                            } else {
-                                x.position = rng() % n;
-                            }
-                        }
-                        PairsReader::read_codes(batch.data(), int(batch.size()));
-                        for (const auto& x : batch) {
-                            if (x.position == n) wrong += x.ok;
-                            else wrong += !x.ok || x.code != s.codes[x.position];
-                        }
-                    }
-                    CHECK(wrong == 0);
-                    uint32_t code;
-                    CHECK_FALSE(r->code_at(n, code));
-                    if ((s.name == "runs" || s.name == "one value and one exception") && candidates.size() > 1)
-                        CHECK(payload.size() * 20 < packed.size());  // runs cost next to nothing
+            for (const auto& candidates : {pairs::DEFAULT_BLOCK_BYTES, std::vector<uint32_t>{8},
+                                           std::vector<uint32_t>{256}, std::vector<uint32_t>{4096}}) {
+                const std::vector<uint8_t> payload = encode_pairs(packed.data(), bits, n, s.terminals, 2, candidates);
+                std::string why;
+                const auto r = PairsReader::parse(payload.data(), payload.size(), n, s.terminals, &why);
+                INFO(why);
+                REQUIRE(r);
+                std::vector<uint8_t> whole(packed.size(), 0);
+                REQUIRE(r->decode_all(whole.data(), bits));
+                CHECK(whole == packed);
+                // In parallel, in chunks of one block or a few: chunks that share a byte at their ends.
+                for (uint64_t chunk : {uint64_t(1), uint64_t(777)}) {
+                    std::vector<uint8_t> parts(packed.size(), 0);
+                    REQUIRE(r->decode_all(parts.data(), bits, 2, chunk));
+                    CHECK(parts == packed);
                 }
+                // Every position one at a time, or every 16th under the sanitizers (light mode):
+                // from checkpoints (below). Without checkpoints, where a read walks from the
+                // start of its block (up to 4096 bytes: most of the test's time when every
+                // position was read so), every 16th position of those and the last one.
+                const uint64_t stride = pythia::test::light_mode() ? 16 : 1;
+                const uint64_t walk_stride = 16 * stride;
+                uint64_t wrong = 0;
+                for (uint64_t i = 0; i < n; i = (i == n - 1 || i + walk_stride < n) ? i + walk_stride : n - 1) {
+                    uint32_t code = 999;
+                    wrong += !r->code_at(i, code) || code != s.codes[i];
+                }
+                CHECK(wrong == 0);
+                // Walks from checkpoints inside the blocks: every 256 bits (as in DTM
+                // sections: blocks of 64 bytes and more), and every 512 (DTZ; the reader
+                // batches read below).
+                PairsReader fine = *r;
+                fine.build_checkpoints(nullptr, 256);
+                for (uint64_t i = 0; i < n; i += stride) {
+                    uint32_t code = 999;
+                    wrong += !fine.code_at(i, code) || code != s.codes[i];
+                }
+                CHECK(wrong == 0);
+                PairsReader with = *r;
+                with.build_checkpoints();
+                for (uint64_t i = 0; i < n; i += stride) {
+                    uint32_t code = 999;
+                    wrong += !with.code_at(i, code) || code != s.codes[i];
+                }
+                CHECK(wrong == 0);
+                // Read in batches of 1 to 40 (PairsReader::read_codes), with and without
+                // checkpoints in one batch (one read in 16 without, the long walks above),
+                // one position past the end among them.
+                std::vector<PairsReader::BatchRead> batch;
+                std::mt19937_64 rng(n);
+                bool past_end = false;
+                for (uint64_t i = 0; i < n || !past_end;) {
+                    batch.assign(1 + rng() % 40, {});
+                    for (auto& x : batch) {
+                        x.reader = rng() % 16 ? &with : &*r;
+                        if (!past_end && rng() % 8 == 0) {
+                            x.position = n;
+                            past_end = true;
+                        } else if (i < n && rng() % 4) {
+                            x.position = i;
+                            i += stride;
+                        } else {
+                            x.position = rng() % n;
+                        }
+                    }
+                    PairsReader::read_codes(batch.data(), int(batch.size()));
+                    for (const auto& x : batch) {
+                        if (x.position == n)
+                            wrong += x.ok;
+                        else
+                            wrong += !x.ok || x.code != s.codes[x.position];
+                    }
+                }
+                CHECK(wrong == 0);
+                uint32_t code;
+                CHECK_FALSE(r->code_at(n, code));
+                if ((s.name == "runs" || s.name == "one value and one exception") && candidates.size() > 1)
+                    CHECK(payload.size() * 20 < packed.size());  // runs cost next to nothing
+            }
         }
     }
 }
@@ -243,8 +244,7 @@ TEST_CASE("the pair codec's second stage takes runs of long symbols left to righ
     CHECK(wrong == 0);
 }
 
-TEST_CASE("pair payloads that lie are refused or answered as corrupt, never read outside",
-          "[tb][pairs][badfiles]") {
+TEST_CASE("pair payloads that lie are refused or answered as corrupt, never read outside", "[tb][pairs][badfiles]") {
     const Stream s = streams(2)[2];
     const uint64_t n = s.codes.size();
     const std::vector<uint8_t> packed = pack(s.codes, 2);

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine/core/mapped_file.h"
-#include "tablebase/probe/background_worker.h"
 #include "tablebase/format/file_format.h"
+#include "tablebase/probe/background_worker.h"
 #include "tablebase/probe/tablebases.h"
 #include "tb_test_tables.h"
 

@@ -66,7 +66,8 @@ Refusal try_file(const std::string& name, const std::vector<uint8_t>& bytes, con
     write_bytes(dir / name, bytes);
     // The table's other file, intact, so that only the bad one is refused.
     const std::string stem = name.substr(0, name.find('.'));
-    const std::string other = stem + (name.find(WDL_EXTENSION) != std::string::npos ? DISTANCE_EXTENSION : WDL_EXTENSION);
+    const std::string other =
+        stem + (name.find(WDL_EXTENSION) != std::string::npos ? DISTANCE_EXTENSION : WDL_EXTENSION);
     if (fs::exists(test::test_tables_dir() / other)) test::copy_table_file(other, dir);
     Tablebases tbs;
     tbs.set_paths(dir.string());
@@ -113,7 +114,8 @@ TEST_CASE("unknown folders are reported, not fatal", "[tb][badfiles]") {
     test::copy_table_file("KRvK.pytw", dir);
     test::copy_table_file("KRvK.pytd", dir);
     Tablebases tbs;
-    const auto messages = tbs.set_paths("/nonexistent/pythia-tables:" + dir.string() + "::" + (dir / "KRvK.pytw").string());
+    const auto messages =
+        tbs.set_paths("/nonexistent/pythia-tables:" + dir.string() + "::" + (dir / "KRvK.pytw").string());
     REQUIRE(messages.size() == 3);
     CHECK(messages[0].find("/nonexistent/pythia-tables") != std::string::npos);
     CHECK(messages[0].find("does not exist") != std::string::npos);
@@ -247,8 +249,8 @@ TEST_CASE("changed payload bytes with valid checksums never make the reader stra
             auto bytes = good;
             for (int k = 0; k < 1 + trial % 8; ++k) {
                 // Half of the changes hit the first kilobytes of the payload (offset tables).
-                const size_t span = trial % 2 ? std::min<size_t>(4096, bytes.size() - h.header_size)
-                                              : bytes.size() - h.header_size;
+                const size_t span =
+                    trial % 2 ? std::min<size_t>(4096, bytes.size() - h.header_size) : bytes.size() - h.header_size;
                 bytes[h.header_size + rng() % span] ^= uint8_t(1 + rng() % 255);
             }
             fix_checksums(bytes);

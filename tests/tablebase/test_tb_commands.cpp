@@ -26,11 +26,9 @@ struct Outcome {
 // Runs `program` with `args`, feeding `input` to its stdin; stdout and stderr apart.
 Outcome run_program(const std::string& program, const std::string& args, const std::string& input = "") {
     const fs::path dir = test::scratch_dir("cli");
-    {
-        std::ofstream(dir / "in") << input;
-    }
-    const std::string command = program + " " + args + " < " + (dir / "in").string() + " > " +
-                                (dir / "out").string() + " 2> " + (dir / "err").string();
+    { std::ofstream(dir / "in") << input; }
+    const std::string command = program + " " + args + " < " + (dir / "in").string() + " > " + (dir / "out").string() +
+                                " 2> " + (dir / "err").string();
     const int status = std::system(command.c_str());
     auto slurp = [](const fs::path& p) {
         std::stringstream s;
@@ -86,9 +84,9 @@ TEST_CASE("tb probe prints WDL, DTZ50, DTM and every move", "[tb][cli]") {
 
 TEST_CASE("tb probe --json answers one line per FEN read from stdin", "[tb][cli]") {
     const std::string input =
-        "6k1/8/6K1/8/8/8/8/R7 w - - 0 1\n"   // mate in one
-        "R5k1/8/6K1/8/8/8/8/8 b - - 1 1\n"   // checkmated
-        "8/8/8/4k3/8/8/8/4K3 w - - 0 1\n"    // bare kings
+        "6k1/8/6K1/8/8/8/8/R7 w - - 0 1\n"  // mate in one
+        "R5k1/8/6K1/8/8/8/8/8 b - - 1 1\n"  // checkmated
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1\n"   // bare kings
         "\n"
         "not a fen\n"
         "r3k3/8/8/8/8/8/8/4K3 b q - 0 1\n";  // castling rights
@@ -103,10 +101,11 @@ TEST_CASE("tb probe --json answers one line per FEN read from stdin", "[tb][cli]
     CHECK_THAT(out[0], Catch::Contains("\"category\":\"win\",\"wdl\":2,\"moves\":[{\"uci\":\"a1a8\",\"san\":\"Ra8#\","
                                        "\"dtz\":-1,\"precise_dtz\":-1,\"dtc\":null,\"dtm\":0,\"dtw\":null,"
                                        "\"zeroing\":false,\"conversion\":false,\"checkmate\":true,"));
-    CHECK(out[1] == "{\"fen\":\"R5k1/8/6K1/8/8/8/8/8 b - - 1 1\",\"dtz\":-1,\"precise_dtz\":-1,\"dtc\":null,"
-                    "\"dtm\":0,\"dtw\":null,\"checkmate\":true,\"stalemate\":false,\"variant_win\":false,"
-                    "\"variant_loss\":false,\"insufficient_material\":false,\"category\":\"loss\",\"wdl\":-2,"
-                    "\"moves\":[]}");
+    CHECK(out[1] ==
+          "{\"fen\":\"R5k1/8/6K1/8/8/8/8/8 b - - 1 1\",\"dtz\":-1,\"precise_dtz\":-1,\"dtc\":null,"
+          "\"dtm\":0,\"dtw\":null,\"checkmate\":true,\"stalemate\":false,\"variant_win\":false,"
+          "\"variant_loss\":false,\"insufficient_material\":false,\"category\":\"loss\",\"wdl\":-2,"
+          "\"moves\":[]}");
     CHECK_THAT(out[2], Catch::StartsWith("{\"fen\":\"8/8/8/4k3/8/8/8/4K3 w - - 0 1\",\"dtz\":0,"));
     CHECK_THAT(out[2], Catch::Contains("\"insufficient_material\":true,\"category\":\"draw\",\"wdl\":0,"));
     CHECK_THAT(out[3], Catch::StartsWith("{\"fen\":\"not a fen\",\"error\":\"illegal FEN"));
@@ -143,14 +142,14 @@ TEST_CASE("tb probe names a bad file and its problem and fails", "[tb][cli][badf
     CHECK_THAT(o.err, Catch::Contains("the tables hold up to 0"));
 }
 
-TEST_CASE("tb probe with a folder of bad files names each once and answers from the good ones",
-          "[tb][cli][badfiles]") {
+TEST_CASE("tb probe with a folder of bad files names each once and answers from the good ones", "[tb][cli][badfiles]") {
     const fs::path dir = bad_tables_dir();
-    const std::string fens = "8/8/8/8/8/8/1k6/R6K w - - 0 1\n"      // KRvK: truncated WDL file
-                             "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1\n"     // KQvKR: a folder, not a file
-                             "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\n"     // KPvK: KBvK's file renamed
-                             "8/8/8/8/8/2k5/8/K6Q b - - 0 1\n"       // KQvK: intact
-                             "8/8/8/8/8/8/1k6/R6K b - - 0 1\n";      // KRvK again: refused once only
+    const std::string fens =
+        "8/8/8/8/8/8/1k6/R6K w - - 0 1\n"    // KRvK: truncated WDL file
+        "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1\n"  // KQvKR: a folder, not a file
+        "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\n"  // KPvK: KBvK's file renamed
+        "8/8/8/8/8/2k5/8/K6Q b - - 0 1\n"    // KQvK: intact
+        "8/8/8/8/8/8/1k6/R6K b - - 0 1\n";   // KRvK again: refused once only
     Outcome o = run_pythia("tb probe --json --dir " + dir.string(), fens);
     INFO(o.out << o.err);
     CHECK(o.status == 1);  // a clean failure, not a signal
@@ -225,7 +224,8 @@ TEST_CASE("tb info shows counts, longest mates with a position, timing and sizes
     CHECK(o.status == 2);
 }
 
-TEST_CASE("tb generate writes each table in its final form, checked, and resumes a stopped run", "[tb][cli][generate]") {
+TEST_CASE("tb generate writes each table in its final form, checked, and resumes a stopped run",
+          "[tb][cli][generate]") {
     const fs::path dir = test::scratch_dir("generate-cli");
     fs::create_directory(dir / ".staging-999999999");  // left by a generator that was killed
     // --dry-run lists what a run would generate, in order, with the index sizes, and writes nothing.
@@ -241,8 +241,8 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     REQUIRE(r.status == 0);
     CHECK_THAT(r.err, Catch::Contains("2 tables to generate"));
     // One line per table, with its times, sizes and the share of the work done.
-    CHECK_THAT(r.err, Catch::Contains("KRvK     generated") && Catch::Contains(", written ") &&
-                          Catch::Contains(", checked "));
+    CHECK_THAT(r.err,
+               Catch::Contains("KRvK     generated") && Catch::Contains(", written ") && Catch::Contains(", checked "));
     CHECK_THAT(r.err, Catch::Contains("(100.0 %)"));
     CHECK_THAT(r.err, !Catch::Contains("not found"));  // an empty folder is not a problem to report
     CHECK_THAT(r.out, Catch::Contains("generated 2 tables, 0 already present"));
@@ -266,9 +266,7 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     CHECK_THAT(r.out, Catch::Contains("generated 0 tables, 2 already present"));
     r = run_pythia("tb generate KRvK KQvK KPvK --dry-run --dir " + dir.string());
     CHECK(r.out == planned("KBvK") + planned("KNvK") + planned("KPvK"));  // what its promotions lead into
-    {
-        std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB";
-    }
+    { std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB"; }
     r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
     CHECK(r.status == 0);
     CHECK_THAT(r.err, Catch::Contains("KQvK") && Catch::Contains("generating it again"));

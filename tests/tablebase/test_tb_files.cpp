@@ -8,15 +8,15 @@
 
 #include "engine/core/movegen.h"
 #include "tablebase/format/file_format.h"
-#include "tablebase/generate/generator.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/generator.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
+#include "tablebase/generate/verifier.h"
 #include "tablebase/probe/tablebases.h"
 #include "tablebase/probe/tb_board.h"
-#include "tablebase/generate/verifier.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 
@@ -43,8 +43,9 @@ TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables",
     const fs::path dir = test::scratch_dir("roundtrip");
     // Light mode (sanitizers): one 4-piece table, the largest.
     const std::vector<const char*> names =
-        test::light_mode() ? std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR"}
-                           : std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"};
+        test::light_mode()
+            ? std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR"}
+            : std::vector<const char*>{"KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KRvKR", "KBNvK", "KBBvK"};
     const TableSet generated = generate_and_write(names, dir);
     for (const char* name : names) {
         INFO(name);
@@ -146,7 +147,9 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
     // (the default) or where they are mapped.
     for (const int mode : {0, 1, 2}) {
         const bool resident = mode == 0, copied = mode < 2;
-        INFO((resident ? "WDL decoded at open" : copied ? "WDL read from the blocks" : "WDL read from the mapped files"));
+        INFO((resident ? "WDL decoded at open"
+              : copied ? "WDL read from the blocks"
+                       : "WDL read from the mapped files"));
         Tablebases tbs;
         if (!resident) tbs.set_resident_wdl_budget(0);
         if (!copied) tbs.copy_wdl_files_to_memory(false);
@@ -158,8 +161,10 @@ TEST_CASE("the prober reads what was written, WDL through captures included", "[
         for (const auto& entry : fs::directory_iterator(dir))
             if (entry.path().extension() == WDL_EXTENSION) wdl_bytes += entry.file_size();
         REQUIRE(wdl_bytes > 0);
-        if (copied) CHECK(tbs.wdl_memory_bytes() >= wdl_bytes);
-        else CHECK(tbs.wdl_memory_bytes() == 0);
+        if (copied)
+            CHECK(tbs.wdl_memory_bytes() >= wdl_bytes);
+        else
+            CHECK(tbs.wdl_memory_bytes() == 0);
         std::mt19937_64 rng(42);
         for (const char* name : names) {
             INFO(name);
@@ -261,7 +266,8 @@ TEST_CASE("both files must come from one write, a missing one makes the table in
     for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().string().find(".tmp") == std::string::npos);
 }
 
-TEST_CASE("a table is stored only after it passes its check, and nothing is left of one that fails", "[tb][files][verify]") {
+TEST_CASE("a table is stored only after it passes its check, and nothing is left of one that fails",
+          "[tb][files][verify]") {
     const Material m = *Material::parse("KRvK");
     std::string error;
     auto table = load_table_values(test::test_tables_dir(), m, &error, 2);

@@ -113,8 +113,8 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
                         grid[pawn] = mover == WHITE ? 'P' : 'p';
                         grid[enemy] = mover == WHITE ? 'p' : 'P';
                         const Square ep = Square((mover == WHITE ? 2 : 5) * 8 + file);
-                        const std::string fen = placement_fen(grid) + (mover == WHITE ? " b - " : " w - ") +
-                                                square_to_string(ep) + " 0 1";
+                        const std::string fen =
+                            placement_fen(grid) + (mover == WHITE ? " b - " : " w - ") + square_to_string(ep) + " 0 1";
                         Position pos;
                         if (!pos.set_fen(fen) || pos.ep_square() == SQ_NONE) continue;  // illegal, or no capture
                         INFO(fen);

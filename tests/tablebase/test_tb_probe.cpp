@@ -79,7 +79,9 @@ std::string describe(const std::optional<ProbeResult>& r) {
 ProbeResult one_ply(const Position& root) {
     Position pos = root;
     ProbeResult best{-3, VALUE_UNKNOWN, VALUE_UNKNOWN};
-    auto dtm_rank = [](Value v) { return is_win(v) ? 100000 - distance_of(v) : is_loss(v) ? -100000 + distance_of(v) : 0; };
+    auto dtm_rank = [](Value v) {
+        return is_win(v) ? 100000 - distance_of(v) : is_loss(v) ? -100000 + distance_of(v) : 0;
+    };
     auto dtz_rank = [](Value v) {
         return wdl_of_dtz(v) * 10000 + (is_win(v) ? -distance_of(v) : is_loss(v) ? distance_of(v) : 0);
     };
@@ -245,8 +247,10 @@ TEST_CASE("root moves are ranked by the tables", "[tb][probe][root]") {
                 CHECK(full.after.dtm == rm.after.dtm);
                 REQUIRE(full.after.dtz);
                 CHECK(wdl_of_dtz(*full.after.dtz) == full.after.wdl);
-                if (rm.zeroing) CHECK(!rm.after.dtz);
-                else CHECK(rm.after.dtz == full.after.dtz);
+                if (rm.zeroing)
+                    CHECK(!rm.after.dtz);
+                else
+                    CHECK(rm.after.dtz == full.after.dtz);
             }
         }
     }

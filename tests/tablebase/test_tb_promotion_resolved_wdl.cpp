@@ -13,8 +13,8 @@
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
-#include "tablebase/probe/tablebases.h"
 #include "tablebase/generate/verifier.h"
+#include "tablebase/probe/tablebases.h"
 #include "tb_test_tables.h"
 #include "test_mode.h"
 

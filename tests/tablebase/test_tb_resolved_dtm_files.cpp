@@ -182,7 +182,8 @@ TEST_CASE("a successor's window is the mover's turned round, on every value", "[
     REQUIRE(successor_rank(RankWindow::NONE_ABOVE) == RankWindow::NONE_BELOW);
     REQUIRE(successor_rank(RankWindow::NONE_BELOW) == RankWindow::NONE_ABOVE);
     // The mover's best so far raises the bound below, which becomes the successor's bound above.
-    const RankWindow w = successor_window({value_rank(loss_in(10)), value_rank(win_in(9))}, true, value_rank(win_in(21)));
+    const RankWindow w =
+        successor_window({value_rank(loss_in(10)), value_rank(win_in(9))}, true, value_rank(win_in(21)));
     CHECK(w.lo == value_rank(loss_in(8)));
     CHECK(w.hi == value_rank(loss_in(20)));
 }

@@ -8,8 +8,8 @@
 #include <random>
 
 #include "tablebase/format/file_format.h"
-#include "tablebase/generate/generator.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/generator.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
@@ -47,8 +47,8 @@ int reordered_sections(const fs::path& dir, const std::vector<const char*>& name
 
 TEST_CASE("sections stored in chosen orders read back and probe as generated", "[tb][files][order]") {
     const bool light = test::light_mode();
-    const std::vector<const char*> names = light ? std::vector<const char*>{"KRvK", "KPvK"}
-                                                 : std::vector<const char*>{"KRvK", "KPvK", "KQvKR"};
+    const std::vector<const char*> names =
+        light ? std::vector<const char*>{"KRvK", "KPvK"} : std::vector<const char*>{"KRvK", "KPvK", "KQvKR"};
     GenerationInfo info;
     info.threads = 2;
     info.compact = true;

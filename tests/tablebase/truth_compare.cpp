@@ -27,14 +27,16 @@ CompareResult compare_table(const TableValues& t, const CompareOptions& options)
             auto g = options.dtm ? gaviota_dtm(b.pieces, b.n, stm) : std::nullopt;
             if (options.dtm && (!g || g->plies != signed_distance(dtm) || g->mated != mated)) {
                 ++c.dtm_mismatches;
-                note(b, stm, "DTM " + std::to_string(signed_distance(dtm)) + (mated ? " (mated)" : "") + ", Gaviota " +
-                                 (g ? std::to_string(g->plies) + (g->mated ? " (mated)" : "") : "none"));
+                note(b, stm,
+                     "DTM " + std::to_string(signed_distance(dtm)) + (mated ? " (mated)" : "") + ", Gaviota " +
+                         (g ? std::to_string(g->plies) + (g->mated ? " (mated)" : "") : "none"));
             }
             if (!options.syzygy) continue;
             auto w = syzygy_wdl(b.pieces, b.n, stm);
             if (!w || *w != wdl_of_dtz(dtz)) {
                 ++c.wdl_mismatches;
-                note(b, stm, "WDL " + std::to_string(wdl_of_dtz(dtz)) + ", Syzygy " + (w ? std::to_string(*w) : "none"));
+                note(b, stm,
+                     "WDL " + std::to_string(wdl_of_dtz(dtz)) + ", Syzygy " + (w ? std::to_string(*w) : "none"));
             }
             if ((i / stride) % dtz_stride) continue;
             ++c.dtz_checked;

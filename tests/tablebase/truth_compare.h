@@ -21,7 +21,7 @@ struct CompareOptions {
 struct CompareResult {
     uint64_t positions = 0, dtz_checked = 0;
     uint64_t dtm_mismatches = 0, wdl_mismatches = 0, dtz_mismatches = 0;
-    uint64_t dtz_off_by_one = 0;  // within Syzygy's rounding: counted, not a mismatch
+    uint64_t dtz_off_by_one = 0;        // within Syzygy's rounding: counted, not a mismatch
     std::vector<std::string> examples;  // a few mismatches with FEN and both values
 };
 

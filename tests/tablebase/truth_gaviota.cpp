@@ -44,7 +44,8 @@ TruthFiles truth_files(const tb::Material& m) {
     TruthFiles f;
     for (const std::string& dir : reference_folders("gaviota")) f.gaviota |= fs::exists(fs::path(dir) / gaviota_name);
     for (const std::string& dir : reference_folders("syzygy"))
-        f.syzygy |= fs::exists(fs::path(dir) / (m.name() + ".rtbw")) && fs::exists(fs::path(dir) / (m.name() + ".rtbz"));
+        f.syzygy |=
+            fs::exists(fs::path(dir) / (m.name() + ".rtbw")) && fs::exists(fs::path(dir) / (m.name() + ".rtbz"));
     return f;
 }
 
@@ -100,8 +101,8 @@ std::optional<Dtm> gaviota_dtm(const tb::PieceOn* pieces, int n, Color stm) {
     wsq[nw] = bsq[nb] = tb_NOSQUARE;
     wpc[nw] = bpc[nb] = tb_NOPIECE;
     unsigned info = 0, plies = 0;
-    if (!tb_probe_hard(stm == WHITE ? tb_WHITE_TO_MOVE : tb_BLACK_TO_MOVE, tb_NOSQUARE, tb_NOCASTLE, wsq, bsq, wpc,
-                       bpc, &info, &plies))
+    if (!tb_probe_hard(stm == WHITE ? tb_WHITE_TO_MOVE : tb_BLACK_TO_MOVE, tb_NOSQUARE, tb_NOCASTLE, wsq, bsq, wpc, bpc,
+                       &info, &plies))
         return std::nullopt;
     if (info == tb_DRAW) return Dtm{0, false};
     if (info != tb_WMATE && info != tb_BMATE) return std::nullopt;

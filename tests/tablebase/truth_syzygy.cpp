@@ -51,12 +51,24 @@ Bitboards to_bitboards(const tb::PieceOn* pieces, int n) {
         uint64_t bit = 1ULL << pieces[i].square;
         (pieces[i].color == WHITE ? b.white : b.black) |= bit;
         switch (pieces[i].type) {
-        case KING: b.kings |= bit; break;
-        case QUEEN: b.queens |= bit; break;
-        case ROOK: b.rooks |= bit; break;
-        case BISHOP: b.bishops |= bit; break;
-        case KNIGHT: b.knights |= bit; break;
-        default: b.pawns |= bit; break;
+            case KING:
+                b.kings |= bit;
+                break;
+            case QUEEN:
+                b.queens |= bit;
+                break;
+            case ROOK:
+                b.rooks |= bit;
+                break;
+            case BISHOP:
+                b.bishops |= bit;
+                break;
+            case KNIGHT:
+                b.knights |= bit;
+                break;
+            default:
+                b.pawns |= bit;
+                break;
         }
     }
     return b;

@@ -25,10 +25,10 @@ inline const tb::Tablebases* default_tables() {
 
 // Declares `tables` (the default tables) or ends the test case: a skip, or a failure under CI,
 // where scripts/test has made them.
-#define REQUIRE_DEFAULT_TABLES()                                                                    \
-    const tb::Tablebases* tables = pythia::test::default_tables();                                 \
-    if (!tables) {                                                                                  \
+#define REQUIRE_DEFAULT_TABLES()                                                                     \
+    const tb::Tablebases* tables = pythia::test::default_tables();                                   \
+    if (!tables) {                                                                                   \
         if (pythia::test::in_ci()) FAIL("no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR);            \
         WARN("skipped: no 3-4-piece tables in " PYTHIA_DEFAULT_TB_DIR " (scripts/test makes them)"); \
-        return;                                                                                     \
+        return;                                                                                      \
     }

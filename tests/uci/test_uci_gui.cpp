@@ -293,8 +293,9 @@ TEST_CASE("UCI_LimitStrength: a weakened Pythia answers legal moves in time, and
             const auto before = std::chrono::steady_clock::now();
             e.send("go wtime " + std::to_string(clock_ms) + " btime " + std::to_string(clock_ms) + " winc 20 binc 20");
             auto best = e.read_line_starting("bestmove", 5000);
-            const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::steady_clock::now() - before).count();
+            const int64_t ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - before)
+                    .count();
             REQUIRE(best);
             CHECK(ms < clock_ms / 4);
             std::istringstream in(*best);

@@ -57,7 +57,8 @@ TEST_CASE("a copied binary uses the book and tables beside it", "[uci][paths]") 
     fs::create_directories(dir / "book");
     fs::copy_file(PYTHIA_BUILD_BOOK, dir / "book" / "pythia.bin");
     fs::create_directories(dir / "tablebases");
-    for (const char* f : {"KQvK.pytw", "KQvK.pytd"}) fs::copy_file(fs::path(PYTHIA_DEFAULT_TB_DIR) / f, dir / "tablebases" / f);
+    for (const char* f : {"KQvK.pytw", "KQvK.pytd"})
+        fs::copy_file(fs::path(PYTHIA_DEFAULT_TB_DIR) / f, dir / "tablebases" / f);
     {
         EngineProcess e((dir / "pythia").string(), {});
         const std::vector<std::string> lines = handshake(e);

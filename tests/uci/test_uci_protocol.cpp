@@ -78,8 +78,8 @@ TEST_CASE("isready is answered during a search / stop ends go infinite with a le
     legal_bestmove(*best, std::string(START_FEN), "e2e4 e7e5");
     // The last info line before bestmove is a complete one. After stop it comes again only
     // if the result changed since (the same line twice was a bug: test_uci_gui.cpp).
-    auto last = std::find_if(lines.rbegin(), lines.rend(),
-                             [](const std::string& l) { return starts_with(l, "info depth"); });
+    auto last =
+        std::find_if(lines.rbegin(), lines.rend(), [](const std::string& l) { return starts_with(l, "info depth"); });
     REQUIRE(last != lines.rend());
     CHECK(std::regex_search(*last, std::regex("^info depth \\d+ seldepth \\d+ multipv 1 score (cp|mate) -?\\d+ "
                                               "(.* )?nodes \\d+ nps \\d+ hashfull \\d+ tbhits 0 time \\d+ pv ")));

@@ -52,7 +52,7 @@ const char* const FENS[] = {
     "8/8/8/8/8/2k5/8/K6R w - - 0 1",
     "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1",
     "8/8/8/8/8/2k5/3r4/K6Q w - - 0 1",
-    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",  // mate in 1
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",                               // mate in 1
     "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",  // mate in 1
 };
 
@@ -66,10 +66,11 @@ public:
         while (std::chrono::steady_clock::now() < end) play_game(end);
         send("quit");
         if (!engine_.wait_exit(REPLY_MS)) fail("no exit after quit");
-        std::printf("uci stress (seed %llu): %d games, %d command sequences (go), %d stops, %d ponderhits, "
-                    "%d isready during searches, %d option changes, longest move list %zu\n",
-                    (unsigned long long)seed_, games_, sequences_, stops_, ponderhits_, ready_during_search_,
-                    option_changes_, longest_);
+        std::printf(
+            "uci stress (seed %llu): %d games, %d command sequences (go), %d stops, %d ponderhits, "
+            "%d isready during searches, %d option changes, longest move list %zu\n",
+            (unsigned long long)seed_, games_, sequences_, stops_, ponderhits_, ready_during_search_, option_changes_,
+            longest_);
     }
 
 private:
@@ -102,7 +103,8 @@ private:
     void sync() {
         send("isready");
         std::vector<std::string> seen;
-        if (!engine_.read_line_starting("readyok", REPLY_MS, &seen)) fail("no readyok within " + std::to_string(REPLY_MS) + " ms");
+        if (!engine_.read_line_starting("readyok", REPLY_MS, &seen))
+            fail("no readyok within " + std::to_string(REPLY_MS) + " ms");
         for (const std::string& l : seen)
             if (l.rfind("bestmove", 0) == 0) fail("bestmove without a go: " + l);
     }
@@ -155,35 +157,50 @@ private:
         send(position);
         if (chance(0.2)) sync();
         std::string go = "go";
-        int deadline_ms = 0;          // from the go, before a stop is sent
-        bool needs_stop = false;      // infinite: bestmove only after stop
+        int deadline_ms = 0;      // from the go, before a stop is sent
+        bool needs_stop = false;  // infinite: bestmove only after stop
         bool pondering = false;
         const Color us = pos.side_to_move();
         switch (random(0, 7)) {
-        case 0: go += " depth " + std::to_string(random(1, 6)); deadline_ms = 20000; break;
-        case 1: go += " nodes " + std::to_string(random(1, 30000)); deadline_ms = 10000; break;
-        case 2: {
-            const int t = random(1, 120);
-            go += " movetime " + std::to_string(t);
-            deadline_ms = t + 1000;
-            break;
-        }
-        case 3:
-        case 4: {
-            // A clock: from a hurried 1 ms to 10 s, with or without increment and moves to go.
-            const int own = chance(0.2) ? random(1, 200) : chance(0.9) ? random(200, 2000) : random(2000, 10000);
-            const int other = random(1, 10000), inc = chance(0.5) ? random(0, 200) : 0;
-            const int wt = us == WHITE ? own : other, bt = us == WHITE ? other : own;
-            go += " wtime " + std::to_string(wt) + " btime " + std::to_string(bt);
-            if (inc || chance(0.5)) go += " winc " + std::to_string(inc) + " binc " + std::to_string(inc);
-            if (chance(0.3)) go += " movestogo " + std::to_string(random(1, 40));
-            if (chance(0.2)) go += " ponder", pondering = true;
-            deadline_ms = own + inc + 1000;  // beyond the clock is a loss on time
-            break;
-        }
-        case 5: go += " infinite"; needs_stop = true; break;
-        case 6: go += " mate " + std::to_string(random(1, 3)) + " movetime " + std::to_string(random(10, 150)); deadline_ms = 1200; break;
-        default: go += " depth " + std::to_string(random(1, 4)) + " nodes " + std::to_string(random(100, 5000)); deadline_ms = 10000; break;
+            case 0:
+                go += " depth " + std::to_string(random(1, 6));
+                deadline_ms = 20000;
+                break;
+            case 1:
+                go += " nodes " + std::to_string(random(1, 30000));
+                deadline_ms = 10000;
+                break;
+            case 2: {
+                const int t = random(1, 120);
+                go += " movetime " + std::to_string(t);
+                deadline_ms = t + 1000;
+                break;
+            }
+            case 3:
+            case 4: {
+                // A clock: from a hurried 1 ms to 10 s, with or without increment and moves to go.
+                const int own = chance(0.2) ? random(1, 200) : chance(0.9) ? random(200, 2000) : random(2000, 10000);
+                const int other = random(1, 10000), inc = chance(0.5) ? random(0, 200) : 0;
+                const int wt = us == WHITE ? own : other, bt = us == WHITE ? other : own;
+                go += " wtime " + std::to_string(wt) + " btime " + std::to_string(bt);
+                if (inc || chance(0.5)) go += " winc " + std::to_string(inc) + " binc " + std::to_string(inc);
+                if (chance(0.3)) go += " movestogo " + std::to_string(random(1, 40));
+                if (chance(0.2)) go += " ponder", pondering = true;
+                deadline_ms = own + inc + 1000;  // beyond the clock is a loss on time
+                break;
+            }
+            case 5:
+                go += " infinite";
+                needs_stop = true;
+                break;
+            case 6:
+                go += " mate " + std::to_string(random(1, 3)) + " movetime " + std::to_string(random(10, 150));
+                deadline_ms = 1200;
+                break;
+            default:
+                go += " depth " + std::to_string(random(1, 4)) + " nodes " + std::to_string(random(100, 5000));
+                deadline_ms = 10000;
+                break;
         }
         // searchmoves: a random subset of the legal moves.
         std::vector<Move> subset;
@@ -215,7 +232,8 @@ private:
             if (!engine_.read_line_starting("readyok", REPLY_MS, &seen)) fail("no readyok during a search");
             ++ready_during_search_;
             check_seen();
-            if (best && (needs_stop || pondering)) fail("bestmove before stop in an infinite or ponder search: " + *best);
+            if (best && (needs_stop || pondering))
+                fail("bestmove before stop in an infinite or ponder search: " + *best);
         }
         // stop or ponderhit at a random moment (always for infinite and ponder).
         bool stopped = false;
@@ -233,7 +251,8 @@ private:
         if (!best) {
             const auto limit = stopped ? REPLY_MS
                                        : int(deadline_ms * SLOW + std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                                      std::chrono::steady_clock::now() - start).count());
+                                                                      std::chrono::steady_clock::now() - start)
+                                                                      .count());
             const auto line = engine_.read_line_starting("bestmove", limit, &seen);
             if (!line) fail("no bestmove within " + std::to_string(limit) + " ms after: " + go);
             seen.pop_back();
@@ -276,8 +295,7 @@ private:
 
 }  // namespace
 
-TEST_CASE("uci stress: random valid command sequences get a legal bestmove and readyok in time",
-          "[uci][stress]") {
+TEST_CASE("uci stress: random valid command sequences get a legal bestmove and readyok in time", "[uci][stress]") {
     uint64_t seed = std::random_device{}();
     if (const char* s = std::getenv("PYTHIA_STRESS_SEED")) seed = std::strtoull(s, nullptr, 10);
     double seconds = SANITIZED ? 20 : 30;

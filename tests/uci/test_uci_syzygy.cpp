@@ -27,15 +27,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string SYZYGY_3_4 = PYTHIA_TRUTH_DIR "/syzygy";         // every 3-4-piece table
+const std::string SYZYGY_3_4 = PYTHIA_TRUTH_DIR "/syzygy";          // every 3-4-piece table
 const std::string SYZYGY_5 = PYTHIA_TRUTH_DIR "/../truth5/syzygy";  // KRPvKR and its promotions
 
 // Skips without the Syzygy files or Pythia's own tables (see REQUIRE_DEFAULT_TABLES).
-#define REQUIRE_SYZYGY_AND_TABLES()                                    \
-    if (!fs::is_regular_file(SYZYGY_3_4 + "/KRvK.rtbw")) {             \
-        WARN("skipped: no Syzygy files in " << SYZYGY_3_4);            \
-        return;                                                        \
-    }                                                                  \
+#define REQUIRE_SYZYGY_AND_TABLES()                         \
+    if (!fs::is_regular_file(SYZYGY_3_4 + "/KRvK.rtbw")) {  \
+        WARN("skipped: no Syzygy files in " << SYZYGY_3_4); \
+        return;                                             \
+    }                                                       \
     REQUIRE_DEFAULT_TABLES()
 
 bool contains(const std::vector<std::string>& lines, const std::string& text) {
@@ -164,7 +164,8 @@ TEST_CASE("missing folders and corrupt Syzygy files are named once, and the engi
     const fs::path dir = fs::temp_directory_path() / ("pythia-syzygy-bad-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    for (const char* f : {"KRvK.rtbw", "KRvK.rtbz", "KQvK.rtbw", "KQvK.rtbz"}) fs::copy_file(SYZYGY_3_4 + "/" + f, dir / f);
+    for (const char* f : {"KRvK.rtbw", "KRvK.rtbz", "KQvK.rtbw", "KQvK.rtbz"})
+        fs::copy_file(SYZYGY_3_4 + "/" + f, dir / f);
     fs::resize_file(dir / "KQvK.rtbw", fs::file_size(dir / "KQvK.rtbw") - 100);  // truncated
     {
         std::fstream f(dir / "KQvK.rtbz", std::ios::in | std::ios::out | std::ios::binary);
@@ -181,8 +182,10 @@ TEST_CASE("missing folders and corrupt Syzygy files are named once, and the engi
         e.send("isready");
         REQUIRE(e.read_line_starting("readyok", 20000, &lines));
         CHECK(contains(lines, "info string Syzygy folder '" + (dir / "missing").string() + "' does not exist"));
-        CHECK(contains(lines, "Syzygy file refused, playing on without it: " + (dir / "KQvK.rtbw").string() + " is truncated"));
-        CHECK(contains(lines, "Syzygy file refused, playing on without it: " + (dir / "KQvK.rtbz").string() + " is not a Syzygy DTZ file"));
+        CHECK(contains(
+            lines, "Syzygy file refused, playing on without it: " + (dir / "KQvK.rtbw").string() + " is truncated"));
+        CHECK(contains(lines, "Syzygy file refused, playing on without it: " + (dir / "KQvK.rtbz").string() +
+                                  " is not a Syzygy DTZ file"));
         CHECK(contains(lines, "info string Syzygy: 1 WDL and 1 DTZ files, up to 3 pieces"));
 
         // KRvK is still answered from Syzygy; KQvK falls through to the search, which mates.
@@ -236,7 +239,8 @@ TEST_CASE("tb probe answers from Syzygy files what the own tables do not hold, a
             REQUIRE(wdl);
             if (MoveList(*pos).size() == 0) continue;
             INFO(pos->fen());
-            const std::string from_syzygy = run_tb_probe("--dir " + none + " --syzygy " + SYZYGY_3_4 + " " + pos->fen());
+            const std::string from_syzygy =
+                run_tb_probe("--dir " + none + " --syzygy " + SYZYGY_3_4 + " " + pos->fen());
             const std::string who = pos->side_to_move() == WHITE ? "White" : "Black";
             CHECK(from_syzygy.find(who + " to move: " + names[*wdl + 2] + ",") != std::string::npos);
             CHECK(from_syzygy.find("(answered by Syzygy)") != std::string::npos);

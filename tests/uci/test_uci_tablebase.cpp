@@ -71,8 +71,8 @@ struct GameResult {
 
 // Plays from `start` with Pythia on `pythia_side`. After every Pythia move the tables check
 // that the outcome for Pythia did not get worse.
-GameResult play(EngineProcess& e, const tb::Tablebases& tables, const Position& start, Color pythia_side,
-                int max_plies, std::mt19937_64& rng) {
+GameResult play(EngineProcess& e, const tb::Tablebases& tables, const Position& start, Color pythia_side, int max_plies,
+                std::mt19937_64& rng) {
     GameResult r;
     Position pos = start;
     const std::string fen = start.fen();
@@ -86,7 +86,9 @@ GameResult play(EngineProcess& e, const tb::Tablebases& tables, const Position& 
     int expected = outcome_for_pythia(pos);
     for (; r.plies < max_plies; ++r.plies) {
         if (MoveList(pos).size() == 0) {
-            r.end = !pos.in_check() ? End::DRAW : pos.side_to_move() == pythia_side ? End::MATED_PYTHIA : End::MATE_BY_PYTHIA;
+            r.end = !pos.in_check()                     ? End::DRAW
+                    : pos.side_to_move() == pythia_side ? End::MATED_PYTHIA
+                                                        : End::MATE_BY_PYTHIA;
             return r;
         }
         if (pos.is_fifty_move_draw() || pos.is_threefold_repetition() || pos.has_insufficient_material()) {
@@ -178,9 +180,9 @@ TEST_CASE("KPK and KRvKP: Pythia converts the wins and holds the draws", "[uci][
         Color pythia;
     };
     const Case cases[] = {
-        {"KPk", 'w', true, WHITE},   {"KPk", 'b', false, BLACK},  // the pawn side wins; the king draws
+        {"KPk", 'w', true, WHITE},   {"KPk", 'b', false, BLACK},   // the pawn side wins; the king draws
         {"KRkp", 'w', true, WHITE},  {"KRkp", 'b', false, BLACK},  // the rook wins; the pawn draws
-        {"KRkp", 'w', false, WHITE},                                // the rook keeps a draw
+        {"KRkp", 'w', false, WHITE},                               // the rook keeps a draw
     };
     for (const Case& c : cases) {
         int found = 0;
@@ -202,8 +204,10 @@ TEST_CASE("KPK and KRvKP: Pythia converts the wins and holds the draws", "[uci][
             INFO(c.pieces << " " << pos->fen() << (c.pythia_wins ? ": Pythia wins" : ": Pythia draws"));
             const GameResult r = play(e, *tables, *pos, c.pythia, c.pythia_wins ? 300 : 60, rng);
             CHECK(r.pythia_kept_outcome);
-            if (c.pythia_wins) CHECK(r.end == End::MATE_BY_PYTHIA);
-            else CHECK((r.end == End::DRAW || r.end == End::PLY_LIMIT));
+            if (c.pythia_wins)
+                CHECK(r.end == End::MATE_BY_PYTHIA);
+            else
+                CHECK((r.end == End::DRAW || r.end == End::PLY_LIMIT));
         }
         CHECK(found == 3);
     }
@@ -296,7 +300,7 @@ TEST_CASE("castling rights or more pieces than the tables hold fall through to t
     REQUIRE_DEFAULT_TABLES();
     EngineProcess e;
     started(e);
-    for (const char* fen : {"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",            // KRK with castling rights
+    for (const char* fen : {"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",          // KRK with castling rights
                             "4k3/8/8/8/2b5/8/3PP3/R3K3 w - - 0 1"}) {  // six pieces
         Position pos;
         REQUIRE(pos.set_fen(fen));
