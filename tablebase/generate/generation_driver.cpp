@@ -54,10 +54,11 @@ std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t othe
 
 namespace {
 
-// Bytes a write in flight uses besides the table: a section's codes and compressed blocks, and
-// DTZ's best option kept while the next is tried (6 bytes a position), then the check's decoded
-// section and the DTZ's contexts (2 bytes) with the bounds the writer leaves (bits).
-size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 9; }
+// Bytes a write in flight uses besides the table: per section its codes and compressed blocks,
+// and DTZ's best option kept while the next is tried (6 bytes a position), for the two sides'
+// sections encoded at once; then the check's decoded section and the DTZ's contexts (2 bytes)
+// with the bounds the writer leaves (bits).
+size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 15; }
 
 }  // namespace
 
