@@ -28,14 +28,14 @@ uint64_t sample_hash(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+}  // namespace
+
 std::string describe(Value v) {
     if (is_illegal(v)) return "illegal";
     if (is_win(v)) return "win in " + std::to_string(distance_of(v));
     if (is_loss(v)) return "loss in " + std::to_string(distance_of(v));
     return "draw";
 }
-
-}  // namespace
 
 VerifyReport verify_table(const TableValues& table, const TableSet& subtables, int threads, uint8_t recomputed,
                           uint32_t one_in, uint64_t seed) {

@@ -13,6 +13,9 @@
 
 namespace pythia::tb {
 
+// A value as the reports name it: "win in 7", "loss in 0", "draw", "illegal".
+std::string describe(Value v);
+
 struct VerifyReport {
     uint64_t positions = 0;  // legal positions checked (both sides to move)
     uint64_t mismatches = 0;

@@ -10,21 +10,16 @@
 #include "engine/core/position.h"
 #include "tablebase/format/parallel.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/verifier.h"
 #include "tablebase/probe/move_values.h"
+#include "tablebase/probe/table_entry.h"
 #include "tablebase/probe/tablebases.h"
 #include "tablebase/probe/tb_board.h"
 
 namespace pythia::tb {
 
 namespace {
-
-std::string describe(Value v) {
-    if (is_illegal(v)) return "illegal";
-    if (is_win(v)) return "win in " + std::to_string(distance_of(v));
-    if (is_loss(v)) return "loss in " + std::to_string(distance_of(v));
-    return "draw";
-}
 
 // Mismatches of one pass, counted by all workers, with a few examples.
 class Findings {
@@ -46,16 +41,6 @@ private:
     uint64_t count_ = 0;
     std::vector<std::string> examples_;
 };
-
-std::string position_text(const TableIndex& index, uint64_t i, Color us) {
-    Placement p;
-    if (!index.decode(i, p)) return "index " + std::to_string(i);
-    TbBoard b;
-    b.set(index, p);
-    return to_fen(b, us);
-}
-
-int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
 
 // Calls check(index, code) for every stored position of section `s`, in storage order, on all
 // threads; false if the section does not decode.
@@ -115,7 +100,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
                 (captures && !bounds.wdl_capture[c].empty() && test_bit(bounds.wdl_capture[c], i)) ||
                 (promotions && !bounds.wdl_promotion[c].empty() && test_bit(bounds.wdl_promotion[c], i));
             if (known && symbol <= 4 && stored < exact && low_allowed) return;
-            std::vector<std::string> e{position_text(index, i, c) + ": WDL file stores " +
+            std::vector<std::string> e{index_fen(index, i, c) + ": WDL file stores " +
                                        (known ? std::to_string(stored) : "an undefined code") + ", the value is " +
                                        std::to_string(exact)};
             findings.add(1, e);
@@ -147,7 +132,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
             if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
                 value_rank(stored) <= value_rank(exact))
                 return;
-            std::vector<std::string> e{position_text(index, i, c) + ": DTM stored " +
+            std::vector<std::string> e{index_fen(index, i, c) + ": DTM stored " +
                                        (known ? describe(stored) : "as an undefined code") + ", the value is " +
                                        describe(exact)};
             findings.add(1, e);
@@ -170,7 +155,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
                                                                                    : 0;
                  uint16_t stored = 0;
                  if (dtz->symbol(ctx, code, stored) && stored == exact) return;
-                 std::vector<std::string> e{position_text(index, i, c) + ": DTZ stored " + describe(stored) +
+                 std::vector<std::string> e{index_fen(index, i, c) + ": DTZ stored " + describe(stored) +
                                             ", the value is " + describe(exact)};
                  findings.add(1, e);
              });
@@ -200,7 +185,7 @@ void probe_sample(const std::filesystem::path& staging, const std::filesystem::p
         for (uint64_t tries = 0; probed < PROBER_SAMPLE && tries < 8 * PROBER_SAMPLE; ++tries) {
             const uint64_t i = random() % n;
             if (t.dtz[us][i] == VALUE_ILLEGAL) continue;
-            const std::string fen = position_text(index, i, us);
+            const std::string fen = index_fen(index, i, us);
             Position pos;
             if (!pos.set_fen(fen)) continue;  // cannot happen for a legal entry; not a value to compare
             ++probed;
