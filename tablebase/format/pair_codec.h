@@ -63,6 +63,14 @@ constexpr uint32_t BLOCK_HEADER_BITS = 16;
 std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
                                   const std::vector<uint32_t>& block_candidates = pairs::DEFAULT_BLOCK_BYTES);
 
+// The bytes encode_pairs would make of the same codes, estimated without packing: Re-Pair
+// stopped at `max_rules` pairs (below 4096: its first stage only, rounds that recount the
+// whole stream), then the Huffman code lengths of what is left. Cheap enough to compare
+// storage orders and ways of reading a stream on samples; the ranking, not the figure, is what
+// it is for (a grammar cut short overstates every candidate).
+uint64_t estimate_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
+                        uint32_t max_rules);
+
 // A validated PAIRS payload inside a mapping (which must outlive it).
 class PairsReader {
 public:

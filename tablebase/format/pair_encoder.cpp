@@ -318,18 +318,100 @@ private:
     std::priority_queue<std::pair<uint32_t, uint32_t>> heap_;  // (count, pair key), stale entries skipped
 };
 
-void extend_one_pair_at_a_time(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length) {
-    if (rules.size() >= pairs::MAX_SYMBOLS || x.size() < 2 || x.size() >= PairOccurrences::NIL) return;
+void extend_one_pair_at_a_time(std::vector<uint16_t>& x, std::vector<PairRule>& rules, std::vector<uint32_t>& length,
+                               uint32_t max_symbols) {
+    if (rules.size() >= max_symbols || x.size() < 2 || x.size() >= PairOccurrences::NIL) return;
     PairOccurrences occurrences(x);
     auto allowed = [&](uint32_t a, uint32_t b) { return length[a] + length[b] <= pairs::MAX_SYMBOL_POSITIONS; };
     uint32_t a, b;
-    while (rules.size() < pairs::MAX_SYMBOLS && occurrences.best_pair(MIN_PAIR_COUNT, allowed, a, b)) {
+    while (rules.size() < max_symbols && occurrences.best_pair(MIN_PAIR_COUNT, allowed, a, b)) {
         const uint16_t c = uint16_t(rules.size());
         rules.push_back({uint16_t(a), uint16_t(b)});
         length.push_back(length[a] + length[b]);
         occurrences.replace(a, b, c);
     }
     occurrences.write(x);
+}
+
+// The codes of a packed stream, one u16 each (the alphabet Re-Pair works on).
+std::vector<uint16_t> unpack(const uint8_t* packed, int bits, uint64_t n, int threads) {
+    std::vector<uint16_t> x(n);
+    parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(code_at(packed, i, bits));
+    });
+    return x;
+}
+
+// Re-Pair over x (codes below num_terminals) until it has `max_symbols` symbols or no pair
+// pays: x becomes the final symbols, `rules` and `length` (positions per symbol) describe them.
+// `rounds_only`: the first stage alone (rounds that recount the whole stream), however short
+// the stream.
+void build_grammar(std::vector<uint16_t>& x, uint32_t num_terminals, int threads, uint32_t max_symbols,
+                   bool rounds_only, std::vector<PairRule>& rules, std::vector<uint32_t>& length) {
+    // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
+    // so one left-to-right pass replaces them all without ambiguity. Then
+    // extend_one_pair_at_a_time goes on.
+    rules.assign(num_terminals, PairRule{0, 0});
+    length.assign(num_terminals, 1);
+    const uint32_t recount_symbols = rounds_only ? max_symbols : std::min(FULL_RECOUNT_SYMBOLS, max_symbols);
+    const int workers = std::max(1, std::min(threads, int(x.size() >> 20) + 1));
+    std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
+    for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
+    std::vector<uint64_t> part(workers + 1);
+    while (rules.size() < recount_symbols &&
+           (rounds_only || rules.size() < STAGE_TWO_SYMBOLS || x.size() > STAGE_TWO_MAX_LENGTH)) {
+        const uint64_t m = x.size();
+        for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
+        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
+            counts[w]->clear();
+            count_pairs(x.data(), m, *counts[w], uint32_t(w), uint32_t(workers));
+        });
+        // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
+        uint32_t best = 0;
+        for (const auto& c : counts) c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
+        const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
+        std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
+        for (const auto& c : counts)
+            c->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
+                if (n >= floor) candidates.push_back({n, pair_key(a, b)});
+            });
+        std::sort(candidates.rbegin(), candidates.rend());
+        std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
+        std::vector<uint8_t> used(rules.size(), 0);
+        uint32_t added = 0;
+        for (const auto& [c, key] : candidates) {
+            if (added == PAIRS_PER_ROUND || rules.size() == recount_symbols) break;
+            const uint32_t a = key >> 16, b = key & 0xFFFF;
+            if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
+            used[a] = used[b] = 1;
+            add_rule(a, b, rules, length, right_of, new_of);
+            ++added;
+        }
+        if (!added) break;
+        // Replace within each part, compacting in place, then close the gaps between parts.
+        std::vector<uint64_t> kept(workers);
+        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
+            uint64_t o = part[w];
+            for (uint64_t i = part[w]; i < part[w + 1];) {
+                const uint16_t a = x[i];
+                if (right_of[a] >= 0 && i + 1 < part[w + 1] && x[i + 1] == right_of[a]) {
+                    x[o++] = uint16_t(new_of[a]);
+                    i += 2;
+                } else {
+                    x[o++] = x[i++];
+                }
+            }
+            kept[w] = o - part[w];
+        });
+        uint64_t o = kept[0];
+        for (int w = 1; w < workers; ++w) {
+            std::memmove(x.data() + o, x.data() + part[w], kept[w] * sizeof(uint16_t));
+            o += kept[w];
+        }
+        x.resize(o);
+    }
+    for (auto& c : counts) counts_pool().give(std::move(c));
+    if (!rounds_only) extend_one_pair_at_a_time(x, rules, length, max_symbols);
 }
 
 struct Blocks {
@@ -379,74 +461,10 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     for (uint32_t b : block_candidates)
         if (b < pairs::MIN_BLOCK_BYTES || b > pairs::MAX_BLOCK_BYTES)
             throw std::invalid_argument("encode_pairs: block size");
-    std::vector<uint16_t> x(n);
-    parallel_for(n, threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
-        for (uint64_t i = begin; i < end; ++i) x[i] = uint16_t(code_at(packed, i, bits));
-    });
-
-    // Re-Pair in rounds: each round replaces several frequent pairs with no symbol in common,
-    // so one left-to-right pass replaces them all without ambiguity. Then
-    // extend_one_pair_at_a_time goes on.
-    std::vector<PairRule> rules(num_terminals, PairRule{0, 0});
-    std::vector<uint32_t> length(num_terminals, 1);
-    const int workers = std::max(1, std::min(threads, int(n >> 20) + 1));
-    std::vector<std::unique_ptr<PairCounts>> counts;  // worker w's
-    for (int w = 0; w < workers; ++w) counts.push_back(counts_pool().take());
-    std::vector<uint64_t> part(workers + 1);
-    while (rules.size() < FULL_RECOUNT_SYMBOLS &&
-           (rules.size() < STAGE_TWO_SYMBOLS || x.size() > STAGE_TWO_MAX_LENGTH)) {
-        const uint64_t m = x.size();
-        for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
-        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
-            counts[w]->clear();
-            count_pairs(x.data(), m, *counts[w], uint32_t(w), uint32_t(workers));
-        });
-        // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
-        uint32_t best = 0;
-        for (const auto& c : counts) c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
-        const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
-        std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
-        for (const auto& c : counts)
-            c->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
-                if (n >= floor) candidates.push_back({n, pair_key(a, b)});
-            });
-        std::sort(candidates.rbegin(), candidates.rend());
-        std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
-        std::vector<uint8_t> used(rules.size(), 0);
-        uint32_t added = 0;
-        for (const auto& [c, key] : candidates) {
-            if (added == PAIRS_PER_ROUND || rules.size() == FULL_RECOUNT_SYMBOLS) break;
-            const uint32_t a = key >> 16, b = key & 0xFFFF;
-            if (used[a] || used[b] || length[a] + length[b] > pairs::MAX_SYMBOL_POSITIONS) continue;
-            used[a] = used[b] = 1;
-            add_rule(a, b, rules, length, right_of, new_of);
-            ++added;
-        }
-        if (!added) break;
-        // Replace within each part, compacting in place, then close the gaps between parts.
-        std::vector<uint64_t> kept(workers);
-        parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
-            uint64_t o = part[w];
-            for (uint64_t i = part[w]; i < part[w + 1];) {
-                const uint16_t a = x[i];
-                if (right_of[a] >= 0 && i + 1 < part[w + 1] && x[i + 1] == right_of[a]) {
-                    x[o++] = uint16_t(new_of[a]);
-                    i += 2;
-                } else {
-                    x[o++] = x[i++];
-                }
-            }
-            kept[w] = o - part[w];
-        });
-        uint64_t o = kept[0];
-        for (int w = 1; w < workers; ++w) {
-            std::memmove(x.data() + o, x.data() + part[w], kept[w] * sizeof(uint16_t));
-            o += kept[w];
-        }
-        x.resize(o);
-    }
-    for (auto& c : counts) counts_pool().give(std::move(c));
-    extend_one_pair_at_a_time(x, rules, length);
+    std::vector<uint16_t> x = unpack(packed, bits, n, threads);
+    std::vector<PairRule> rules;
+    std::vector<uint32_t> length;
+    build_grammar(x, num_terminals, threads, pairs::MAX_SYMBOLS, false, rules, length);
 
     const uint32_t num_symbols = uint32_t(rules.size());
     {  // Numbered as the compact grammar codes them best (pair_grammar.h).
@@ -499,6 +517,28 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     out.resize((out.size() + 63) / 64 * 64, 0);  // blocks start on a cache line (the writer aligns the payload)
     out.insert(out.end(), blocks.begin(), blocks.end());
     return out;
+}
+
+uint64_t estimate_pairs(const uint8_t* packed, int bits, uint64_t n, uint32_t num_terminals, int threads,
+                        uint32_t max_rules) {
+    if (n == 0 || num_terminals == 0 || num_terminals > 256)
+        throw std::invalid_argument("estimate_pairs: bad arguments");
+    std::vector<uint16_t> x = unpack(packed, bits, n, threads);
+    std::vector<pairs::PairRule> rules;
+    std::vector<uint32_t> length;
+    const uint32_t max_symbols = uint32_t(std::min<uint64_t>(uint64_t(num_terminals) + max_rules, pairs::MAX_SYMBOLS));
+    build_grammar(x, num_terminals, threads, max_symbols, max_rules < FULL_RECOUNT_SYMBOLS, rules, length);
+    std::vector<uint64_t> freq(rules.size(), 0);
+    for (uint16_t s : x) ++freq[s];
+    const std::vector<uint8_t> len = pairs::code_lengths(freq);
+    uint64_t code_bits = 0;
+    for (size_t s = 0; s < freq.size(); ++s) code_bits += freq[s] * len[s];
+    // A 64-byte block spends 16 of its 512 bits on its size, and covers at most
+    // MAX_BLOCK_POSITIONS positions (the smallest candidate block is 16 bytes); a rule costs
+    // about 2.4 bytes; the header and its alignment 64.
+    const uint64_t blocks =
+        std::max(code_bits / 8 * 512 / 496, (n + pairs::MAX_BLOCK_POSITIONS - 1) / pairs::MAX_BLOCK_POSITIONS * 16);
+    return 64 + blocks + (rules.size() - num_terminals) * 12 / 5;
 }
 
 }  // namespace pythia::tb

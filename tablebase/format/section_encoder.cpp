@@ -299,6 +299,11 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     s.codes = make_codes(n, source, t, bits, plan.threads);
     s.estimated_bytes = 0;
     if (bits == 0) return s;
+    if (uses_pairs(plan, bits) && plan.estimate_pair_rules) {
+        s.estimated_bytes =
+            double(estimate_pairs(s.codes.data(), bits, n, t.num_symbols, plan.threads, plan.estimate_pair_rules));
+        return s;
+    }
     if (uses_pairs(plan, bits) && !plan.estimate_only) {  // no LZ4 sample to choose blocks on
         finish_section(s, plan);
         s.estimated_bytes = double(s.data.size());

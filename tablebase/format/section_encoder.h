@@ -46,6 +46,9 @@ struct SectionPlan {
     // Only rank, pack and compress the sample: fills EncodedSection::estimated_bytes and the
     // chosen block size; finish_section() then compresses the whole stream.
     bool estimate_only = false;
+    // PAIRS, when not 0: only estimate the pair codec's bytes (estimate_pairs with this many
+    // pairs at most) into EncodedSection::estimated_bytes; nothing is compressed.
+    uint32_t estimate_pair_rules = 0;
 };
 
 struct EncodedSection {
