@@ -166,14 +166,53 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of) {
     };
 }
 
-// Samples for choosing a storage order, in rounds: each round encodes the candidates left on
-// `segments` stretches of `positions` stored positions (the same stretches for every order,
-// spread over the stream; the whole stream when it is shorter, which ends the choice), and keeps
-// the smallest `keep`. The samples must be long: on KBNvKN's White-to-move DTM a 64 x 32768
-// sample alone picked an order 7 % larger than a 256 x 65536 one's pick. The first round, on
-// short samples, only thins out the 120 orders of a 5-piece table with five index digits (a
-// pawn and three other pieces): on KBNPvK it made the choice faster, and its picks were no
-// worse.
+// Stretches [begin, end) of stored positions spread over a stream of n: `segments` of
+// `positions` each, at the same places for every storage order; the whole stream when it is
+// shorter.
+using Stretches = std::vector<std::pair<uint64_t, uint64_t>>;
+Stretches sample_stretches(uint64_t n, uint64_t segments, uint64_t positions) {
+    if (segments * positions >= n) return {{0, n}};
+    Stretches out;
+    const uint64_t step = n / segments;
+    for (uint64_t k = 0; k < segments; ++k) {
+        const uint64_t slack = step - std::min(step, positions);
+        const uint64_t begin = k * step + (slack ? (k * 0x9E3779B97F4A7C15ull >> 20) % slack : 0);
+        out.push_back({begin, std::min(n, begin + positions)});
+    }
+    return out;
+}
+
+// Pairs Re-Pair may make when a sample is only estimated (estimate_pairs): its first stage
+// alone, the rounds that recount the whole sample. On KBBvKN's DTM and DTZ the estimates with
+// 256, 1024 and 4096 symbols ranked the orders alike, and 256 took a third of the time of 4096.
+constexpr uint32_t ESTIMATE_RULES = 256;
+
+// The estimated bytes of the stretches of a stream (estimate_pairs; LZ4's estimate for codes
+// wider than 8 bits), and the number of symbols the sample needed.
+struct SampleEstimate {
+    uint64_t bytes = 0;
+    size_t symbols = 0;
+};
+SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretches, SectionPlan plan) {
+    std::vector<Cell> cells;
+    for (const auto& [begin, end] : stretches) {
+        cells.resize(cells.size() + (end - begin));
+        source(begin, end, cells.data() + cells.size() - (end - begin));
+    }
+    plan.estimate_only = true;
+    plan.estimate_pair_rules = ESTIMATE_RULES;
+    const EncodedSection e = encode_section(
+        cells.size(),
+        [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
+        plan);
+    return {e.header.code_bits ? uint64_t(e.estimated_bytes) : 0, e.symbols.size()};
+}
+
+// Samples for choosing a storage order, in rounds: each round estimates the candidates left on
+// `segments` stretches of `positions` stored positions, and keeps the smallest `keep`. The
+// samples must be long: on KBNvKN's White-to-move DTM a 64 x 32768 sample alone picked an order
+// 7 % larger than a 256 x 65536 one's pick. The first round, on short samples, only thins out
+// the 120 orders of a 5-piece table with five index digits (a pawn and three other pieces).
 struct SampleRound {
     uint64_t segments, positions;  // stretches of stored positions, and positions per stretch
     size_t keep;                   // candidates kept for the next round
@@ -189,45 +228,19 @@ constexpr SampleRound SAMPLE_ROUNDS[] = {
 constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
 
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
-// pair codec, judged on samples of each candidate order (the same stretches of stored
-// positions for every order, spread over the stream).
+// pair codec, judged by estimates on samples of each candidate order (the same stretches of
+// stored positions for every order, spread over the stream).
 // With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
-// smallest. `estimate_bytes` (if not null): the chosen order's bytes scaled from its last sample
-// to the whole stream (0 if no sample was encoded).
+// smallest. `estimate_bytes` (if not null): the chosen order's estimate scaled from its last
+// sample to the whole stream (0 if no sample was estimated).
 template <typename... CellOf>
 StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uint64_t* estimate_bytes,
                                   CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
-    plan.estimate_only = false;
-    auto estimate = [&](const StorageOrder& order, const SampleRound& sample) -> uint64_t {
-        std::vector<std::pair<uint64_t, uint64_t>> stretches;  // [begin, end) of stored positions
-        if (sample.segments * sample.positions >= n) {
-            stretches.push_back({0, n});
-        } else {
-            const uint64_t step = n / sample.segments;
-            for (uint64_t k = 0; k < sample.segments; ++k) {
-                const uint64_t slack = step - std::min(step, sample.positions);
-                const uint64_t begin = k * step + (slack ? (k * 0x9E3779B97F4A7C15ull >> 20) % slack : 0);
-                stretches.push_back({begin, std::min(n, begin + sample.positions)});
-            }
-        }
-        auto bytes_of = [&](const auto& one_cell_of) {
-            const CellSource source = in_order(order, one_cell_of);
-            std::vector<Cell> cells;
-            for (const auto& [begin, end] : stretches) {
-                cells.resize(cells.size() + (end - begin));
-                source(begin, end, cells.data() + cells.size() - (end - begin));
-            }
-            const EncodedSection e = encode_section(
-                cells.size(),
-                [&](uint64_t begin, uint64_t end, Cell* out) {
-                    std::copy(cells.begin() + begin, cells.begin() + end, out);
-                },
-                plan);
-            return encoded_bytes(e);
-        };
-        return (bytes_of(cell_of) + ...);
+    auto estimate = [&](const StorageOrder& order, const SampleRound& round) -> uint64_t {
+        const Stretches stretches = sample_stretches(n, round.segments, round.positions);
+        return (estimate_sample(in_order(order, cell_of), stretches, plan).bytes + ...);
     };
     std::vector<std::pair<uint64_t, StorageOrder>> tried;
     for (const std::vector<int>& perm : all_digit_permutations(index))
@@ -244,7 +257,7 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uin
         });
         std::stable_sort(tried.begin(), tried.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         sampled_positions = std::min(n, round.segments * round.positions);
-        if (round.segments * round.positions >= n) break;  // the whole stream: exact
+        if (round.segments * round.positions >= n) break;  // the whole stream
         if (tried.size() > round.keep) tried.resize(round.keep);
     }
     if (estimate_bytes) *estimate_bytes = sampled_positions ? tried[0].first * n / sampled_positions : 0;
@@ -266,6 +279,10 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
     });
     return agree;
 }
+
+// The sample on which the DTZ's ways of being read are compared (4 M positions, spread over
+// the stream like the storage orders' samples).
+constexpr SampleRound DTZ_SAMPLE = {64, 65536, 1, 0};
 
 // DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
 // where draws need nothing stored, through the DTM's whole code), judged on a sample.
@@ -304,32 +321,29 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
                  const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
                  return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
              })});
-    auto plan_for = [&](const Option& o, bool estimate) {
+    auto plan_for = [&](const Option& o) {
         SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
         p.block_bytes = DISTANCE_BLOCK_BYTES;
         p.threads = threads;
         p.level = DISTANCE_LZ4_LEVEL;
         p.codec = Codec::PAIRS;
         p.pair_block_bytes = DISTANCE_PAIR_BLOCK_BYTES;
-        p.estimate_only = estimate;
         return p;
     };
-    // Every option is ranked and packed once; only the best one is compressed whole. The options
-    // are compared by LZ4 on a sample even when the pair codec compresses the section: Re-Pair
-    // on every option of a whole stream would triple the writer's work.
+    // Every option is estimated on the same sample (a symbol costs two bytes of the header);
+    // only the best one is encoded.
+    const Stretches sample = sample_stretches(n, DTZ_SAMPLE.segments, DTZ_SAMPLE.positions);
     size_t best = 0;
-    EncodedSection s;
-    double best_bytes = 0;
+    uint64_t best_bytes = 0;
     for (size_t k = 0; k < options.size(); ++k) {
-        EncodedSection e = encode_section(n, options[k].source, plan_for(options[k], true));
-        const double bytes = e.estimated_bytes + 2.0 * e.symbols.size();
+        const SampleEstimate e = estimate_sample(options[k].source, sample, plan_for(options[k]));
+        const uint64_t bytes = e.bytes + 2 * e.symbols;
         if (k == 0 || bytes < best_bytes) {
             best = k;
             best_bytes = bytes;
-            s = std::move(e);
         }
     }
-    finish_section(s, plan_for(options[best], false));
+    EncodedSection s = encode_section(n, options[best].source, plan_for(options[best]));
     s.header.storage_order = order.field();
     s.codes.clear();
     s.codes.shrink_to_fit();
@@ -485,6 +499,12 @@ PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, 
     return draws;
 }
 
+// Of two ways to store a table's values, the one whose estimate is this much larger than the
+// other's is not encoded at all; closer than that, both are, and the smaller kept. The
+// estimates of two sides can be wrong by about that much: on KBBvKN they put White's DTM and
+// DTZ 7 % below Black's, and White's encoding was 7 % larger.
+constexpr double CLEARLY_LARGER = 1.15;
+
 // Runs f(WHITE) and f(BLACK) at the same time. A section's encoding ends on one thread (Re-Pair
 // one pair at a time, the Huffman code, the packing), so two sections side by side keep both
 // cores busy; each still splits its parallel stages over all the writer's threads.
@@ -520,8 +540,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
         plan.flags = info.subtables ? FLAG_CAPTURE_RESOLVED : 0;
         plan.threads = threads;
         plan.codec = Codec::PAIRS;
-        auto encode = [&](bool with_promotions) {
-            auto cell_of = [&](uint64_t i) {
+        auto cell_of = [&](bool with_promotions) {
+            return [&, with_promotions](uint64_t i) {
                 const uint16_t v = wdl_symbol(wdl_of_dtz(dtz[i]));
                 const bool low =
                     (!decided.empty() && test_bit(decided, i)) || (with_promotions && test_bit(promoted, i));
@@ -529,22 +549,36 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
                        : low                   ? Cell{Cell::AT_MOST, v, 0}
                                                : Cell{Cell::EXACT, v, 0};
             };
+        };
+        auto plan_of = [&](bool with_promotions) {
             SectionPlan p = plan;
             if (with_promotions) p.flags |= FLAG_PROMOTIONS_RESOLVED;
-            const StorageOrder order =
-                info.compact ? choose_storage_order(t.index, p, nullptr, cell_of) : StorageOrder{};
-            EncodedSection e = encode_section(n, in_order(order, cell_of), p);
-            e.header.storage_order = order.field();
+            return p;
+        };
+        // Leaving the promotions to the prober shrinks the pawn's side of some tables a lot
+        // (KQvKP's by 75 %) but makes others larger, where the promotions decide positions the
+        // filling had no trouble with: each way's order and estimate, then the smaller encoded
+        // (both, and the smaller kept, where the estimates are too close to tell).
+        const bool any_promoted =
+            promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
+        StorageOrder order[2];
+        uint64_t estimate[2] = {};
+        bool encode_way[2] = {true, any_promoted};
+        for (bool with : {false, true})
+            if (info.compact && encode_way[with])
+                order[with] = choose_storage_order(t.index, plan_of(with), &estimate[with], cell_of(with));
+        if (any_promoted && estimate[0] && estimate[1]) {
+            if (double(estimate[0]) > CLEARLY_LARGER * double(estimate[1])) encode_way[0] = false;
+            if (double(estimate[1]) > CLEARLY_LARGER * double(estimate[0])) encode_way[1] = false;
+        }
+        auto encode = [&](bool with) {
+            EncodedSection e = encode_section(n, in_order(order[with], cell_of(with)), plan_of(with));
+            e.header.storage_order = order[with].field();
             return e;  // its codes are dropped once the section is chosen
         };
         EncodedSection& section = chosen[c];
-        section = encode(false);
-        // Leaving the promotions to the prober shrinks the pawn's side of some tables a lot
-        // (KQvKP's by 75 %) but makes others larger, where the promotions decide positions the
-        // filling had no trouble with: so both ways, the smaller kept.
-        const bool any_promoted =
-            promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
-        if (any_promoted) {
+        section = encode(!encode_way[0]);
+        if (encode_way[0] && encode_way[1]) {
             EncodedSection with = encode(true);
             const uint64_t bytes_without = encoded_bytes(section), bytes_with = encoded_bytes(with);
             spdlog::debug("{} WDL {}: {} bytes with captures resolved, {} with queen promotions too", m.name(),
@@ -626,8 +660,6 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // time on KBNPvK); otherwise both are, and compared.
     bool encode_side[COLOR_NB] = {true, true};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
-        // Clearly: on KBNPvK the samples put Black at 1.155 times White, and White was the smaller.
-        constexpr double CLEARLY_LARGER = 1.15;
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
     }
@@ -654,6 +686,8 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         uint64_t bytes[COLOR_NB] = {};
         for (const auto& s : dist) bytes[s.header.side] += encoded_bytes(s);
         const Color dropped = bytes[BLACK] > bytes[WHITE] ? BLACK : WHITE;
+        spdlog::debug("{}: both sides encoded: estimates {} and {}, bytes {} and {}", name, estimate[WHITE],
+                      estimate[BLACK], bytes[WHITE], bytes[BLACK]);
         std::erase_if(dist, [&](const EncodedSection& s) { return s.header.side == dropped; });
     }
     if (bounds && resolve_dtm)
