@@ -187,40 +187,35 @@ Stretches sample_stretches(uint64_t n, uint64_t segments, uint64_t positions) {
 // 256, 1024 and 4096 symbols ranked the orders alike, and 256 took a third of the time of 4096.
 constexpr uint32_t ESTIMATE_RULES = 256;
 
+// The stretches of a stream encoded as one section by `plan`: estimated only, or in full.
+EncodedSection encode_stretches(const CellSource& source, const Stretches& stretches, SectionPlan plan, bool estimate) {
+    std::vector<Cell> cells;
+    for (const auto& [begin, end] : stretches) {
+        cells.resize(cells.size() + (end - begin));
+        source(begin, end, cells.data() + cells.size() - (end - begin));
+    }
+    plan.estimate_only = estimate;
+    plan.estimate_pair_rules = estimate ? ESTIMATE_RULES : 0;
+    return encode_section(
+        cells.size(),
+        [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
+        plan);
+}
+
 // The estimated bytes of the stretches of a stream (estimate_pairs; LZ4's estimate for codes
 // wider than 8 bits), and the number of symbols the sample needed.
 struct SampleEstimate {
     uint64_t bytes = 0;
     size_t symbols = 0;
 };
-SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretches, SectionPlan plan) {
-    std::vector<Cell> cells;
-    for (const auto& [begin, end] : stretches) {
-        cells.resize(cells.size() + (end - begin));
-        source(begin, end, cells.data() + cells.size() - (end - begin));
-    }
-    plan.estimate_only = true;
-    plan.estimate_pair_rules = ESTIMATE_RULES;
-    const EncodedSection e = encode_section(
-        cells.size(),
-        [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
-        plan);
+SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretches, const SectionPlan& plan) {
+    const EncodedSection e = encode_stretches(source, stretches, plan, true);
     return {e.header.code_bits ? uint64_t(e.estimated_bytes) : 0, e.symbols.size()};
 }
 
 // The bytes of the full encoding of the stretches of a stream (what estimate_sample estimates).
-uint64_t encode_sample(const CellSource& source, const Stretches& stretches, SectionPlan plan) {
-    std::vector<Cell> cells;
-    for (const auto& [begin, end] : stretches) {
-        cells.resize(cells.size() + (end - begin));
-        source(begin, end, cells.data() + cells.size() - (end - begin));
-    }
-    plan.estimate_only = false;
-    plan.estimate_pair_rules = 0;
-    const EncodedSection e = encode_section(
-        cells.size(),
-        [&](uint64_t begin, uint64_t end, Cell* out) { std::copy(cells.begin() + begin, cells.begin() + end, out); },
-        plan);
+uint64_t encode_sample(const CellSource& source, const Stretches& stretches, const SectionPlan& plan) {
+    const EncodedSection e = encode_stretches(source, stretches, plan, false);
     return e.header.code_bits ? encoded_bytes(e) : 0;
 }
 
