@@ -522,10 +522,10 @@ PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, 
     return draws;
 }
 
-// Of two ways to store a table's values, the one whose estimate is this much larger than the
-// other's is not encoded at all; closer than that, both are, and the smaller kept. The
-// estimates of two sides can be wrong by about that much: on KBBvKN they put White's DTM and
-// DTZ 7 % below Black's, and White's encoding was 7 % larger.
+// Of two ways to store a table's values, the one whose sample (choose_storage_order's
+// `estimate_bytes`) is this much larger than the other's is not encoded at all; closer than
+// that, both are, and the smaller kept. Samples misjudge two sides by several %: on KBBvKN a
+// 4 M-position sample put White's DTM and DTZ 8 % below Black's, and White's were 6 % larger.
 constexpr double CLEARLY_LARGER = 1.15;
 
 // Runs f(WHITE) and f(BLACK) at the same time. A section's encoding ends on one thread (Re-Pair
@@ -580,8 +580,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
         };
         // Leaving the promotions to the prober shrinks the pawn's side of some tables a lot
         // (KQvKP's by 75 %) but makes others larger, where the promotions decide positions the
-        // filling had no trouble with: each way's order and estimate, then the smaller encoded
-        // (both, and the smaller kept, where the estimates are too close to tell).
+        // filling had no trouble with: each way's order and sample bytes, then the smaller
+        // encoded (both, and the smaller kept, where the samples are too close to tell).
         const bool any_promoted =
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
         StorageOrder order[2];
