@@ -305,7 +305,7 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
 
 // The sample on which the DTZ's ways of being read are compared (4 M positions, spread over
 // the stream like the storage orders' samples).
-constexpr SampleRound DTZ_SAMPLE = {64, 65536, 1, 0};
+constexpr uint64_t DTZ_SAMPLE_SEGMENTS = 64, DTZ_SAMPLE_POSITIONS = 65536;
 
 // DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
 // where draws need nothing stored, through the DTM's whole code), judged on a sample.
@@ -355,7 +355,7 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     };
     // Every option is estimated on the same sample (a symbol costs two bytes of the header);
     // only the best one is encoded.
-    const Stretches sample = sample_stretches(n, DTZ_SAMPLE.segments, DTZ_SAMPLE.positions);
+    const Stretches sample = sample_stretches(n, DTZ_SAMPLE_SEGMENTS, DTZ_SAMPLE_POSITIONS);
     size_t best = 0;
     uint64_t best_bytes = 0;
     for (size_t k = 0; k < options.size(); ++k) {
