@@ -7,62 +7,34 @@
 #include <algorithm>
 #include <chrono>
 
-#include "engine/server/explorer_assets.h"
-#include "engine/server/lichess_json.h"
+#include "engine/server/routes.h"
 
 namespace pythia::server {
 
 namespace {
 
-constexpr const char* JSON_TYPE = "application/json";
-
-void send_json(httplib::Response& res, int status, const std::string& body) {
-    res.status = status;
-    res.set_content(body, JSON_TYPE);
+void send(httplib::Response& res, const HttpResponse& r) {
+    res.status = r.status;
+    res.set_content(r.body, r.content_type.c_str());
+    if (r.allow_any_origin) res.set_header("Access-Control-Allow-Origin", "*");
 }
 
 }  // namespace
 
-Reply standard_reply(const tb::Tablebases& tables, const std::string& fen_param) {
-    if (fen_param.empty()) return {400, error_json("missing parameter: fen")};
-    std::string fen = fen_param;
-    std::replace(fen.begin(), fen.end(), '_', ' ');  // as lichess: underscores for spaces
-    Position pos;
-    std::string error;
-    if (!pos.set_fen(fen, &error)) return {400, error_json("bad FEN: " + error)};
-    return {200, to_json(lichess_response(tables, pos))};
-}
-
 TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
     : tables_(tables), http_(std::make_unique<httplib::Server>()) {
     httplib::Server& s = *http_;
-    // Before routing: a request target longer than any FEN query is refused whole.
-    s.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-        if (req.target.size() <= MAX_TARGET_LENGTH) return httplib::Server::HandlerResponse::Unhandled;
-        send_json(res, 414, error_json("request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)"));
+    // Every request that httplib parses is answered by route(), whatever its method and path.
+    s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        send(res, route(tables_, req.method, req.target));
         return httplib::Server::HandlerResponse::Handled;
     });
-    s.Get("/standard", [this](const httplib::Request& req, httplib::Response& res) {
-        const Reply r = standard_reply(tables_, req.get_param_value("fen"));
-        send_json(res, r.status, r.body);
-        res.set_header("Access-Control-Allow-Origin", "*");  // as lichess: tools in browsers may ask
-    });
-    // The explorer's own files and nothing else: the path is looked up, never opened.
-    s.Get(R"(/[A-Za-z0-9._-]*)", [](const httplib::Request& req, httplib::Response& res) {
-        const Asset* a = find_asset(req.path);
-        if (!a) {
-            send_json(res, 404, error_json("not found: " + req.path));
-            return;
-        }
-        res.set_content(std::string(a->data), std::string(a->content_type).c_str());
-    });
-    // Every other error (no route, httplib's own 400 and 414) as JSON too.
-    s.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+    // httplib's own errors (a request it cannot parse, its 414) as JSON too.
+    s.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        const std::string what = res.status == 404   ? "not found: " + req.path
-                                 : res.status == 414 ? std::string("request too long")
-                                                     : "HTTP status " + std::to_string(res.status);
-        send_json(res, res.status, error_json(what));
+        const std::string what =
+            res.status == 414 ? std::string("request too long") : "HTTP status " + std::to_string(res.status);
+        send(res, error_response(res.status, what));
         return httplib::Server::HandlerResponse::Handled;
     }));
     s.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
@@ -74,7 +46,7 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
         } catch (...) {
         }
         spdlog::error("tb serve: {}", what);
-        send_json(res, 500, error_json(what));
+        send(res, error_response(500, what));
     });
     // The listening socket: SO_REUSEADDR only (httplib's default adds SO_REUSEPORT, with which a
     // second server on the same port would start and silently take part of the connections),
@@ -90,7 +62,6 @@ TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
     s.set_read_timeout(5, 0);             // an idle or slow client lets its thread go
     s.set_write_timeout(5, 0);
 }
-
 TablebaseServer::~TablebaseServer() { stop(); }
 
 bool TablebaseServer::bind(const std::string& host, int port, std::string* error) {

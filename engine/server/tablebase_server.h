@@ -1,7 +1,6 @@
-// `pythia tb serve`: the tables over HTTP. GET /standard?fen=... answers the lichess tablebase
-// API's JSON (lichess_json.h); GET / serves the explorer page, built into the binary
-// (explorer_assets.h). Everything else is a JSON error: 400 a bad FEN or position, 404 an
-// unknown path, 414 an over-long request. See README.md in this folder.
+// `pythia tb serve`: the tables over HTTP. This is the transport; what each request gets is
+// routes.h's route(): the lichess tablebase API's JSON, the explorer page, JSON errors. See
+// README.md in this folder.
 #pragma once
 
 #include <atomic>
@@ -9,17 +8,13 @@
 #include <string>
 #include <thread>
 
-#include "tablebase/probe/tablebases.h"
+#include "engine/server/routes.h"
 
 namespace httplib {
 class Server;
 }
 
 namespace pythia::server {
-
-// The longest request target (path and query) answered; longer ones get 414. A FEN is at most
-// about 90 characters.
-constexpr size_t MAX_TARGET_LENGTH = 512;
 
 class TablebaseServer {
 public:
@@ -46,12 +41,5 @@ private:
     std::thread thread_;
     std::atomic<bool> finished_{false};
 };
-
-// The body of GET /standard for the query's `fen` (underscores for spaces), and its status.
-struct Reply {
-    int status = 200;
-    std::string body;
-};
-Reply standard_reply(const tb::Tablebases& tables, const std::string& fen_param);
 
 }  // namespace pythia::server
