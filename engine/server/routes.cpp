@@ -85,7 +85,8 @@ HttpResponse route(const tb::Tablebases& tables, std::string_view method, std::s
         return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
     const size_t question = target.find('?');
     const std::string_view path = target.substr(0, question);
-    const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    const std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     std::string decoded_path;
     if (!percent_decode(path, &decoded_path, false)) return error_response(400, "malformed escape in the path");
     const bool get = method == "GET" || method == "HEAD";
