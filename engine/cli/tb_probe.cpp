@@ -118,6 +118,7 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
 int tb_probe_command(const Args& args) {
     Options o;
     std::string fen;
+    bool fen_given = false;  // a FEN argument, even an empty one: then stdin is not read
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--dir") {
             if (++i == args.size()) throw UsageError("--dir needs a folder");
@@ -129,8 +130,12 @@ int tb_probe_command(const Args& args) {
             o.json = true;
         } else {
             fen += (fen.empty() ? "" : " ") + args[i];
+            fen_given = true;
         }
     }
+    // `tb probe ''` (a script's empty variable) would otherwise wait for FENs on stdin.
+    if (fen_given && fen.find_first_not_of(" \t") == std::string::npos)
+        throw UsageError("an empty FEN (give none to read FENs from stdin)");
     Tablebases tbs;
     for (const std::string& message : tbs.set_paths(o.dir)) std::cerr << message << '\n';
     if (!o.syzygy.empty()) {
