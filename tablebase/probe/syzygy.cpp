@@ -110,6 +110,7 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
         staging_dir_.clear();
     }
     max_pieces_ = 0;
+    table_names_.clear();
     if (f.init) f.free_tables();
 
     std::vector<std::string> folders;
@@ -161,7 +162,13 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
     } else {
         for (const std::string& folder : folders) fathom_paths += (fathom_paths.empty() ? "" : ":") + folder;
     }
-    if (!accepted.empty() && f.init(fathom_paths.c_str())) max_pieces_ = int(*f.largest);
+    if (!accepted.empty() && f.init(fathom_paths.c_str())) {
+        max_pieces_ = int(*f.largest);
+        for (const fs::path& p : accepted)
+            if (p.extension() == ".rtbw") table_names_.push_back(p.stem().string());
+        std::sort(table_names_.begin(), table_names_.end());
+        table_names_.erase(std::unique(table_names_.begin(), table_names_.end()), table_names_.end());
+    }
     const size_t wdl_files = size_t(
         std::count_if(accepted.begin(), accepted.end(), [](const fs::path& p) { return p.extension() == ".rtbw"; }));
     messages.push_back("Syzygy: " + std::to_string(wdl_files) + " WDL and " +
@@ -177,6 +184,37 @@ std::optional<int> SyzygyTables::probe_wdl(const Position& pos) const {
                                           b.ep, b.white_to_move);
     if (r == RESULT_FAILED) return std::nullopt;
     return int(r) - 2;
+}
+
+std::optional<int> SyzygyTables::probe_dtz(const Position& pos,
+                                           std::vector<std::pair<Move, int>>* after_quiet_moves) const {
+    if (pos.count_all() > max_pieces_ || pos.castling_rights()) return std::nullopt;
+    const Bitboards b = bitboards_of(pos);
+    // Fathom has no DTZ probe of its own: its root probe answers with the position's DTZ (the
+    // halfmove clock 0, so that the WDL beside it is the DTZ's sign alone) and values the moves,
+    // each quiet one by the DTZ of the position after it, less a ply.
+    std::array<unsigned, MAX_MOVES> results{};
+    const unsigned r = fathom().probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns,
+                                           0, b.ep, b.white_to_move, results.data());
+    if (r == RESULT_FAILED) return std::nullopt;
+    if (r == RESULT_CHECKMATE) return -1;
+    if (r == RESULT_STALEMATE) return 0;
+    if (after_quiet_moves) {
+        after_quiet_moves->clear();
+        const MoveList legal(pos);
+        for (int i = 0; i < MAX_MOVES && results[i] != RESULT_FAILED; ++i) {
+            const Move* m = std::find_if(legal.begin(), legal.end(), [&](Move x) {
+                return x.from() == Square(result_from(results[i])) && x.to() == Square(result_to(results[i]));
+            });
+            if (m == legal.end() || pos.is_capture(*m) || type_of(pos.moved_piece(*m)) == PAWN) continue;
+            // The move's value v counts the move: the position after it has -(v - 1) for v > 0.
+            const int wdl = int(result_wdl(results[i])) - 2, v = int(result_dtz(results[i]));
+            if (wdl > 0 && v == 1) continue;  // a mate (Fathom's 1 for it, not a DTZ after it)
+            after_quiet_moves->emplace_back(*m, wdl > 0 ? -(v - 1) : wdl < 0 ? v - 1 : 0);
+        }
+    }
+    const int wdl = int(result_wdl(r)) - 2, dtz = int(result_dtz(r));
+    return wdl > 0 ? dtz : wdl < 0 ? -dtz : 0;
 }
 
 std::optional<std::vector<SyzygyRootMove>> SyzygyTables::rank_root_moves(const Position& pos) const {
