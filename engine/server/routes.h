@@ -24,6 +24,8 @@ struct HttpResponse {
 
 // The body of GET /standard for the query's `fen` (underscores for spaces), and its status.
 HttpResponse standard_reply(const TableSources& tables, const std::string& fen_param);
+// The same for GET /standard/mainline: 404 where the tables do not value the line.
+HttpResponse mainline_reply(const TableSources& tables, const std::string& fen_param);
 
 // A JSON error of the one shape every status shares: {"error": "..."}.
 HttpResponse error_response(int status, std::string_view message);

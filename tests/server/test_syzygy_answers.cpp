@@ -231,4 +231,23 @@ TEST_CASE("tb serve --syzygy answers every sampled position exactly as tb probe 
         REQUIRE(expected[i].rfind(fen_field, 0) == 0);
         CHECK(res->body == std::string("{").append(expected[i], fen_field.size()));
     }
+    // What the server covers, from what it loaded.
+    const auto tables = client.Get("/tables");
+    REQUIRE(tables);
+    const Json coverage = Json::parse(tables->body);
+    CHECK(coverage["max_pieces"] == 5);
+    CHECK(coverage["syzygy"].back() == Json::parse(R"({"pieces":5,"tables":5,"of":110})"));
+    CHECK(coverage["pythia"].back() == Json::parse(R"({"pieces":4,"tables":30,"of":30})"));
+    // A five-piece line, played by DTZ from Syzygy's files and Pythia's tables to its end.
+    const auto line = client.Get("/standard/mainline?fen=1K1k4/1P6/8/8/8/8/r7/2R5_w_-_-_0_1");
+    REQUIRE(line);
+    INFO(line->body);
+    REQUIRE(line->status == 200);
+    const Json j = Json::parse(line->body);
+    CHECK(j["precise_dtz"].is_null());
+    CHECK(j["dtz"].get<int>() > 0);
+    REQUIRE_FALSE(j["mainline"].empty());
+    CHECK(j["winner"] == "w");
+    CHECK(j["mainline"].back()["dtz"] == -1);
+    CHECK_THAT(j["mainline"].back()["san"].get<std::string>(), Catch::EndsWith("#"));
 }
