@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The explorer page in a real browser: headless Chromium driven by Selenium loads the page from
 a running `pythia tb serve`, plays a move by clicking it, goes back and forward, pastes a FEN,
-and checks what the page shows against `pythia tb probe --json`.
+and checks what the page shows against `pythia tb probe --json`; shows a bad FEN's error beside
+the FEN box, says which piece counts the tables cover (GET /tables), and fits the board on a
+400-pixel-wide phone screen as on a desktop one.
 
 usage: test_explorer_browser.py PYTHIA_BINARY [TABLES_DIR]
 
@@ -10,11 +12,13 @@ Without a folder holding KQvK and KRvK (TABLES_DIR, else $PYTHIA_TEST_TABLES) it
 (default: the system's temporary folder)."""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 SKIP = 77
@@ -185,6 +189,71 @@ def main():
         # 6. A position the page cannot show: the error, no crash.
         driver.get(base + "/?fen=8/8/8/8/8/8/8/8_w_-_-_0_1")
         wait.until(lambda d: d.find_element(By.ID, "verdict").get_attribute("data-category") == "error")
+
+        # 7. What the tables cover, from /tables, not a fixed text.
+        coverage = json.loads(urllib.request.urlopen(base + "/tables", timeout=10).read())
+        driver.get(base + "/?fen=" + start.replace(" ", "_"))
+        shown(start)
+        wait.until(lambda d: d.find_element(By.ID, "coverage").get_attribute("data-max-pieces"))
+        line = driver.find_element(By.ID, "coverage")
+        check(line.get_attribute("data-max-pieces") == str(coverage["max_pieces"]),
+              "the page says up to %s pieces, /tables %s" % (line.get_attribute("data-max-pieces"),
+                                                             coverage["max_pieces"]))
+        for entry in coverage["pythia"]:
+            check("%d pieces" % entry["pieces"] in line.text, "the page names %d pieces: %r" % (entry["pieces"],
+                                                                                             line.text))
+
+        # 8. On a phone (400 CSS pixels wide), in a desktop window as narrow (its scroll bar
+        # takes part of that) and a wide one: the whole board on the screen, nothing to scroll
+        # sideways, and a bad FEN in the URL shown with its error beside the box.
+        for width, height, mobile in ((400, 780, True), (400, 780, False), (1200, 820, False)):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            driver.get(base + "/?fen=" + start.replace(" ", "_"))
+            shown(start)
+            fit = driver.execute_script("""
+                const view = document.documentElement.clientWidth;
+                const board = document.getElementById('board').getBoundingClientRect();
+                const h1 = document.querySelector('.sq[data-square="h1"]').getBoundingClientRect();
+                const a8 = document.querySelector('.sq[data-square="a8"]').getBoundingClientRect();
+                return {view, scroll: document.documentElement.scrollWidth, left: board.left, right: board.right,
+                        width: board.width, h1: h1.right, a8: a8.left};""")
+            # (less a scroll bar on the desktop)
+            check(width - 20 <= fit["view"] <= width, "the viewport is %s pixels wide, not %d" % (fit["view"], width))
+            check(fit["left"] >= 0 and fit["right"] <= fit["view"] and fit["a8"] >= 0 and fit["h1"] <= fit["view"],
+                  "%d px: the board is not all on the screen: %r" % (width, fit))
+            check(fit["scroll"] <= fit["view"], "%d px: the page scrolls sideways: %r" % (width, fit))
+            check(fit["width"] >= min(360, width - 40), "%d px: the board is too small: %r" % (width, fit))
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-%d%s.png" % (width, "-phone" * mobile)))
+
+            bad = "not/a/fen w - - 0 1"
+            try:
+                urllib.request.urlopen(base + "/standard?fen=" + bad.replace(" ", "_"), timeout=10)
+                fail("the server accepted " + bad)
+            except urllib.error.HTTPError as e:
+                check(e.code == 400, "a bad FEN gets 400, not %d" % e.code)
+                reason = json.loads(e.read())["error"]
+            driver.get(base + "/?fen=" + bad.replace(" ", "_"))
+            wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "error")
+            error = driver.find_element(By.ID, "fen-error")
+            check(error.is_displayed() and error.text == reason,
+                  "%d px: beside the FEN box %r, the server says %r" % (width, error.text, reason))
+            check(driver.find_element(By.ID, "fen").get_attribute("value") == bad,
+                  "the FEN box keeps the FEN given: %r" % driver.find_element(By.ID, "fen").get_attribute("value"))
+            check(not driver.find_elements(By.CSS_SELECTOR, ".board .piece"), "a bad FEN shows no default position")
+            box = driver.find_element(By.ID, "fen").rect
+            check(abs(error.rect["y"] - (box["y"] + box["height"])) < 40, "the error is not beside the FEN box")
+            box_right = box["x"] + box["width"]
+            check(box_right <= width, "%d px: the FEN box runs off the screen" % width)
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-bad-fen-%d%s.png" % (width, "-phone" * mobile)))
+            # A good FEN typed in its place clears the error.
+            field = driver.find_element(By.ID, "fen")
+            field.clear()
+            field.send_keys(start)
+            driver.find_element(By.CSS_SELECTOR, "#fen-form button").click()
+            shown(start)
+            check(not driver.find_element(By.ID, "fen-error").is_displayed(), "the error stays after a good FEN")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         print("OK: the explorer agrees with tb probe; screenshots in %s/pythia-explorer-*.png" % shots, flush=True)
         return 0
     finally:
@@ -195,6 +264,7 @@ def main():
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
