@@ -137,6 +137,58 @@ TEST_CASE("Syzygy answers as Pythia's tables do where both hold a position, with
     }
 }
 
+// A FEN with its halfmove clock set to `clock`.
+std::string with_clock(const Position& pos, int clock) {
+    std::istringstream in(pos.fen());
+    std::string board, side, castling, ep;
+    in >> board >> side >> castling >> ep;
+    return board + " " + side + " " + castling + " " + ep + " " + std::to_string(clock) + " 80";
+}
+
+TEST_CASE("Syzygy's maybe-rounded DTZ at the 50-move limit: syzygy-win and -loss only where it may cross it",
+          "[server][syzygy]") {
+    if (!have_truth(false)) return;
+    SyzygyFiles syzygy(SYZYGY_3_4);
+    const tb::Tablebases none;
+    const TableSources syzygy_only(none, syzygy.get());
+    int ambiguous = 0, settled_by_a_move = 0;
+    for (const Position& start : small_positions(test::light_mode() ? 6 : 30)) {
+        const std::optional<int> d = syzygy->probe_dtz(start);
+        if (!d || *d == 0 || std::abs(*d) > 99 || start.ep_square() != SQ_NONE) continue;
+        const bool win = *d > 0;
+        const int n = std::abs(*d);
+        // Below the limit and beyond it the category is certain, and Pythia's exact tables agree.
+        for (const int clock : {99 - n, 101 - n}) {
+            const Position pos = test::position(with_clock(start, clock));
+            INFO(pos.fen());
+            const LichessResponse s = lichess_response(syzygy_only, pos), p = lichess_response(test_tables(), pos);
+            CHECK(s.pos.category == p.pos.category);
+            const Category expected = clock + n < 100 ? (win ? Category::WIN : Category::LOSS)
+                                                      : (win ? Category::CURSED_WIN : Category::BLESSED_LOSS);
+            CHECK(s.pos.category == expected);
+        }
+        // At it, Syzygy's DTZ may be a ply short: ambiguous, unless the best move settles it (a
+        // zeroing move restarts the clock); then it agrees with Pythia's exact DTZ.
+        const Position pos = test::position(with_clock(start, 100 - n));
+        INFO(pos.fen());
+        const LichessResponse s = lichess_response(syzygy_only, pos), p = lichess_response(test_tables(), pos);
+        const Json j = Json::parse(to_json(s));
+        if (s.pos.category == (win ? Category::SYZYGY_WIN : Category::SYZYGY_LOSS)) {
+            ++ambiguous;
+            CHECK(j["category"] == (win ? "syzygy-win" : "syzygy-loss"));
+            CHECK(j["wdl"].is_null());
+            CHECK((win ? p.pos.category == Category::WIN || p.pos.category == Category::CURSED_WIN
+                       : p.pos.category == Category::LOSS || p.pos.category == Category::BLESSED_LOSS));
+        } else {
+            ++settled_by_a_move;
+            CHECK(s.pos.category == p.pos.category);
+            CHECK(s.pos.category == negate(s.moves.front().after.category));
+        }
+    }
+    CHECK(ambiguous > 0);
+    CHECK(settled_by_a_move > 0);
+}
+
 TEST_CASE("a five-piece position from Syzygy, its captures from Pythia's tables, agree", "[server][syzygy]") {
     if (!have_truth(true)) return;
     SyzygyFiles syzygy(SYZYGY_5 + ":" + SYZYGY_3_4);
