@@ -3,9 +3,12 @@
 a running `pythia tb serve`, plays a move by clicking it, goes back and forward, pastes a FEN,
 and checks what the page shows against `pythia tb probe --json`; shows a bad FEN's error beside
 the FEN box, says which piece counts the tables cover (GET /tables), and fits the board on a
-400-pixel-wide phone screen as on a desktop one.
+400-pixel-wide phone screen as on a desktop one. With the Syzygy truth files (TRUTH_DIR/syzygy,
+TRUTH_DIR/../truth5/syzygy) the server and tb probe read them too (--syzygy), and a 5-piece
+position that only they answer is shown as tb probe --json --syzygy gives it; without them
+that part is left out.
 
-usage: test_explorer_browser.py PYTHIA_BINARY [TABLES_DIR]
+usage: test_explorer_browser.py PYTHIA_BINARY [TABLES_DIR [TRUTH_DIR]]
 
 Without a folder holding KQvK and KRvK (TABLES_DIR, else $PYTHIA_TEST_TABLES) it generates them into a temporary folder. Exits 77
 (ctest: skipped) only when the browser cannot start; screenshots go to $PYTHIA_SCREENSHOT_DIR
@@ -40,17 +43,18 @@ def free_port():
         return s.getsockname()[1]
 
 
-def probe(pythia, tables, fen):
-    """`pythia tb probe --json`: the lichess-shaped answer for one position."""
-    out = subprocess.run([pythia, "tb", "probe", "--json", "--dir", tables, fen], capture_output=True, text=True,
-                         timeout=60)
+def probe(pythia, tables, fen, extra):
+    """`pythia tb probe --json` (with the server's --syzygy): the lichess-shaped answer for one position."""
+    out = subprocess.run([pythia, "tb", "probe", "--json", "--dir", tables] + extra + [fen], capture_output=True,
+                         text=True, timeout=60)
     return json.loads(out.stdout.splitlines()[0])
 
 
 # The page shows each move's result from the mover's side: the category of the position after
 # it, turned round.
 MOVER = {"loss": "win", "blessed-loss": "cursed-win", "draw": "draw", "cursed-win": "blessed-loss", "win": "loss",
-         "unknown": "unknown", "maybe-loss": "maybe-win", "maybe-win": "maybe-loss"}
+         "unknown": "unknown", "maybe-loss": "maybe-win", "maybe-win": "maybe-loss", "syzygy-loss": "maybe-win",
+         "syzygy-win": "maybe-loss"}
 
 
 def main():
@@ -58,6 +62,11 @@ def main():
         fail(__doc__)
     pythia = sys.argv[1]
     tables = sys.argv[2] if len(sys.argv) > 2 else ""
+    truth = sys.argv[3] if len(sys.argv) > 3 else ""
+    syzygy = [os.path.join(truth, "..", "truth5", "syzygy"), os.path.join(truth, "syzygy")]
+    have_syzygy = truth and os.path.exists(os.path.join(syzygy[0], "KRPvKR.rtbz")) and \
+        os.path.exists(os.path.join(syzygy[1], "KRvK.rtbw"))
+    extra = ["--syzygy", ":".join(syzygy)] if have_syzygy else []
     try:
         from selenium import webdriver
         from selenium.common.exceptions import WebDriverException, TimeoutException
@@ -81,7 +90,7 @@ def main():
     port = free_port()
     base = "http://127.0.0.1:%d" % port
     server = subprocess.Popen([pythia, "tb", "serve", "--dir", tables, "--bind", "127.0.0.1:%d" % port,
-                               "--threads", "8"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               "--threads", "8"] + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     driver = None
     try:
         # The server prints its URL when it listens.
@@ -115,7 +124,7 @@ def main():
 
         def compare(fen):
             """What the page shows for `fen` against tb probe --json."""
-            expected = probe(pythia, tables, fen)
+            expected = probe(pythia, tables, fen, extra)
             verdict = driver.find_element(By.ID, "verdict")
             check(verdict.get_attribute("data-category") == expected["category"],
                   "%s: the page says %s, tb probe %s" % (fen, verdict.get_attribute("data-category"),
@@ -254,6 +263,23 @@ def main():
             shown(start)
             check(not driver.find_element(By.ID, "fen-error").is_displayed(), "the error stays after a good FEN")
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+        # 9. Lucena's position (KRPvKR), which only the Syzygy files hold: no mate distance.
+        if have_syzygy:
+            lucena = "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1"
+            driver.get(base + "/?fen=" + lucena.replace(" ", "_"))
+            shown(lucena)
+            answer = compare(lucena)
+            check(answer["category"] == "win" and answer["dtm"] is None and answer["precise_dtz"] is None,
+                  "Lucena's position from Syzygy: %r" % {k: answer[k] for k in ("category", "dtm", "precise_dtz")})
+            detail = driver.find_element(By.ID, "verdict-detail").text
+            check("Syzygy" in detail, "the verdict does not say the Syzygy files answered: %r" % detail)
+            best = driver.find_element(By.CSS_SELECTOR, '#moves .move[data-uci="%s"]' % answer["moves"][0]["uci"])
+            check(best.find_element(By.CSS_SELECTOR, ".badge.main").text == "win",
+                  "the best move's badge: %r" % best.text)
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-syzygy.png"))
+        else:
+            print("note: no Syzygy truth files under %r: the Syzygy part is left out" % truth, flush=True)
         print("OK: the explorer agrees with tb probe; screenshots in %s/pythia-explorer-*.png" % shots, flush=True)
         return 0
     finally:

@@ -279,16 +279,19 @@ function verdictText(r) {
   if (r.stalemate) return ['Draw: stalemate', ''];
   if (r.insufficient_material) return ['Draw: insufficient material', ''];
   const dtz = !r.dtz ? '' : 'DTZ50 ' + Math.abs(r.dtz) + (Math.abs(r.dtz) === 1 ? ' ply' : ' plies');
-  const dtm = r.dtm === null ? 'DTM unknown' : r.dtm > 0 ? 'mate in ' + movesText(r.dtm) + ' (' + r.dtm + ' plies)'
+  // Syzygy files answer with DTZ alone: no precise DTZ, no DTM.
+  const syzygy = r.dtz !== null && r.precise_dtz === null;
+  const dtm = r.dtm === null ? (syzygy ? 'no mate distance (Syzygy files)' : 'DTM unknown')
+            : r.dtm > 0 ? 'mate in ' + movesText(r.dtm) + ' (' + r.dtm + ' plies)'
             : r.dtm < 0 ? 'mated in ' + movesText(-r.dtm) + ' (' + -r.dtm + ' plies)' : '';
   const detail = [dtm, dtz].filter(Boolean).join(' \u00b7 ');
   switch (r.category) {
     case 'win': return [side + ' to move wins', detail];
     case 'cursed-win': return [side + ' to move has a cursed win', 'a win only without the 50-move rule \u00b7 ' + detail];
-    case 'maybe-win': return [side + ' to move wins, if the 50-move rule allows', detail];
+    case 'maybe-win': case 'syzygy-win': return [side + ' to move wins, if the 50-move rule allows', detail];
     case 'draw': return ['Draw', 'with best play by both sides'];
     case 'blessed-loss': return [side + ' to move has a blessed loss', 'the 50-move rule saves the draw \u00b7 ' + detail];
-    case 'maybe-loss': return [side + ' to move loses, unless the 50-move rule saves it', detail];
+    case 'maybe-loss': case 'syzygy-loss': return [side + ' to move loses, unless the 50-move rule saves it', detail];
     case 'loss': return [side + ' to move loses', detail];
     default: return ['Unknown', pos.castling !== '-' ? 'the tables hold no positions with castling rights'
                                                      : 'no table for this position' +
@@ -306,6 +309,7 @@ function moveBadges(m, result) {
   else if (m.dtm !== null && m.dtm !== 0) b.push('mated in ' + movesText(m.dtm));
   else if (result === 'draw') b.push('draw');
   else if (result === 'unknown') b.push('unknown');
+  else b.push(result.replace('-', ' '));     // decided without a mate distance (Syzygy)
   const extra = [];                         // the distances of a decisive move
   if (m.dtm && !m.checkmate) extra.push('DTM ' + Math.abs(m.dtm));
   if (m.dtz && !m.checkmate) extra.push('DTZ ' + Math.abs(m.dtz));
