@@ -1,11 +1,13 @@
 #include "tablebase/probe/syzygy.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -34,7 +36,6 @@ unsigned result_dtz(unsigned r) { return r >> 20; }
 // also exports a tb_init.
 struct Fathom {
     bool (*init)(const char*) = nullptr;
-    void (*free_tables)() = nullptr;
     unsigned (*probe_wdl)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, unsigned,
                           bool) = nullptr;
     unsigned (*probe_root)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, unsigned,
@@ -53,17 +54,35 @@ const Fathom& fathom() {
             return f;
         }
         f.init = reinterpret_cast<decltype(f.init)>(dlsym(lib, "tb_init"));
-        f.free_tables = reinterpret_cast<decltype(f.free_tables)>(dlsym(lib, "tb_free"));
         f.probe_wdl = reinterpret_cast<decltype(f.probe_wdl)>(dlsym(lib, "tb_probe_wdl_impl"));
         f.probe_root = reinterpret_cast<decltype(f.probe_root)>(dlsym(lib, "tb_probe_root_impl"));
         f.largest = static_cast<const unsigned*>(dlsym(lib, "TB_LARGEST"));
-        if (!f.init || !f.free_tables || !f.probe_wdl || !f.probe_root || !f.largest) {
+        if (!f.init || !f.probe_wdl || !f.probe_root || !f.largest) {
             f.error = "the installed libfathom lacks the functions Pythia calls";
             f.init = nullptr;
         }
         return f;
     }();
     return f;
+}
+
+// Fathom's tables of the last tb_init() let go: by tb_init("") itself, which frees them and
+// leaves Fathom ready for the next tb_init(). (Its tb_free() leaves freed tables behind, on
+// which the next tb_init() crashed: setting SyzygyPath twice killed the engine.) Freeing them
+// Fathom calls perror("munmap") for tables it never mapped; those lines, meaningless to a user,
+// are kept off stderr (GUIs and python-chess log each stderr line), the only thing written
+// there meanwhile being Fathom's.
+void release_tables(const Fathom& f) {
+    std::fflush(stderr);
+    const int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const bool quiet = saved >= 0 && null >= 0 && dup2(null, STDERR_FILENO) >= 0;
+    f.init("");
+    if (quiet) {
+        std::fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+    }
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
 }
 
 struct Bitboards {
@@ -111,7 +130,7 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
     }
     max_pieces_ = 0;
     table_names_.clear();
-    if (f.init) f.free_tables();
+    if (f.init) release_tables(f);
 
     std::vector<std::string> folders;
     std::istringstream in(paths == "<empty>" ? "" : paths);

@@ -1,6 +1,8 @@
 // The engine's stderr at the default log level: empty through a whole game step. GUIs and
 // python-chess log each stderr line of an engine (python-chess as a warning), so what the
 // engine found at start-up goes to `info string` only; SPDLOG_LEVEL=debug shows it on stderr.
+// Changing SyzygyPath, whose library once crashed on a second load and then wrote on stderr,
+// leaves it empty too (with the Syzygy truth files; skipped without them).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -8,10 +10,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "test_mode.h"
 #include "uci/engine_process.h"
 
 using pythia::test::EngineProcess;
@@ -95,4 +100,52 @@ TEST_CASE("SPDLOG_LEVEL=debug shows the start-up notices on stderr too", "[uci][
     // The first notice (what the default tables' folder held) is the same text on both.
     const std::string first = s.info_strings.front().substr(std::string("info string ").size());
     CHECK_THAT(s.err, Catch::Contains(first));
+}
+
+TEST_CASE("SyzygyPath set again and again between searches: the engine plays on, stderr stays empty",
+          "[uci][stderr][syzygy]") {
+    const std::string syzygy_3_4 = PYTHIA_TRUTH_DIR "/syzygy", syzygy_5 = PYTHIA_TRUTH_DIR "/../truth5/syzygy";
+    if (!fs::is_regular_file(syzygy_3_4 + "/KRvK.rtbw") || !fs::is_regular_file(syzygy_5 + "/KRPvKR.rtbw")) {
+        if (pythia::test::in_ci()) FAIL("no Syzygy truth files in " << syzygy_3_4 << " and " << syzygy_5);
+        std::cout << "PYTHIA_TEST_SKIPPED: no Syzygy truth files in " << syzygy_3_4 << std::endl;
+        return;
+    }
+    LogLevel level(nullptr);
+    const fs::path err_file = fs::temp_directory_path() / ("pythia-stderr-syzygy-" + std::to_string(::getpid()));
+    {
+        EngineProcess e(PYTHIA_BINARY, {}, err_file.string());
+        e.send("uci");
+        REQUIRE(e.read_line_starting("uciok", 20000));
+        e.send("setoption name TablebasePath value <empty>");
+        // KRvK from the 3-4-piece files, Lucena's position (KRPvKR) from the 5-piece ones, KRvK
+        // again after the files were taken away and given back.
+        const std::string krk = "position fen 8/8/8/8/8/8/1k6/R6K w - - 0 1";
+        const std::string lucena = "position fen 1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1";
+        for (const auto& [paths, position, pieces] : std::vector<std::tuple<std::string, std::string, std::string>>{
+                 {syzygy_3_4, krk, "up to 4 pieces"},
+                 {syzygy_5 + ":" + syzygy_3_4, lucena, "up to 5 pieces"},
+                 {"<empty>", "", ""},
+                 {syzygy_3_4, krk, "up to 4 pieces"}}) {
+            INFO(paths);
+            std::vector<std::string> lines;
+            e.send("setoption name SyzygyPath value " + paths);
+            e.send("isready");
+            REQUIRE(e.read_line_starting("readyok", 20000, &lines));
+            if (position.empty()) continue;
+            bool loaded = false;
+            for (const std::string& l : lines) loaded |= l.find(pieces) != std::string::npos;
+            CHECK(loaded);
+            e.send(position);
+            e.send("go depth 3");
+            const auto win = e.read_line_starting("info string Syzygy tablebase win", 20000, &lines);
+            CHECK(win);
+            REQUIRE(e.read_line_starting("bestmove", 20000, &lines));
+        }
+        e.send("quit");
+        REQUIRE(e.wait_exit(5000) == 0);
+    }
+    std::stringstream text;
+    text << std::ifstream(err_file).rdbuf();
+    fs::remove(err_file);
+    CHECK(text.str().empty());
 }
