@@ -57,9 +57,11 @@ constexpr Command COMMANDS[] = {
      "one line each in the lichess tablebase API's JSON with the FEN first, the\n"
      "halfmove clock counted (engine/server/README.md)",
      tb_probe_command},
-    {"tb", "serve", "[--dir D] [--bind HOST:PORT] [--threads N]",
+    {"tb", "serve", "[--dir D] [--syzygy S] [--bind HOST:PORT] [--threads N]",
      "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"
-     "explorer page at /, the lichess tablebase API at /standard?fen=...; prints its URL",
+     "explorer page at /, the lichess tablebase API at /standard?fen=... and\n"
+     "/standard/mainline?fen=..., what the tables cover at /tables; --syzygy S:\n"
+     "Syzygy files answer (WDL, DTZ50) what Pythia's tables do not hold; prints its URL",
      tb_serve_command},
     {"", "datagen",
      "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",

@@ -48,24 +48,27 @@ struct Options {
 };
 
 // `--json`: the lichess tablebase API's answer (engine/server/README.md) with the position's
-// FEN first, one line per position; a FEN that cannot be read gets {"fen": ..., "error": ...}.
-bool probe_json(const Tablebases& tbs, const std::string& fen_text) {
+// FEN first, one line per position, from the builder `tb serve` answers with; a FEN that cannot
+// be read gets {"fen": ..., "error": ...}. Complete: every DTZ known, and every DTM where
+// Pythia's tables answered (Syzygy files hold none).
+bool probe_json(const server::TableSources& tables, const std::string& fen_text) {
     Position pos;
     std::string error;
     if (!pos.set_fen(fen_text, &error)) {
         std::cout << server::error_json("illegal FEN: " + error, fen_text) << '\n';
         return false;
     }
-    const server::LichessResponse r = server::lichess_response(tbs, pos);
+    const server::LichessResponse r = server::lichess_response(tables, pos);
     std::cout << server::to_json(r, pos.fen()) << '\n';
-    bool complete = r.pos.dtz && r.pos.dtm;
-    for (const server::MoveInfo& m : r.moves) complete &= m.after.dtz && m.after.dtm;
-    return complete;
+    auto complete = [](const server::PositionInfo& p) { return p.dtz && (p.dtm || p.syzygy); };
+    bool all = complete(r.pos);
+    for (const server::MoveInfo& m : r.moves) all &= complete(m.after);
+    return all;
 }
 
 // Probes one FEN and prints it; returns false if it could not be answered in full.
 bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options& o) {
-    if (o.json) return probe_json(tbs, fen_text);
+    if (o.json) return probe_json({tbs, o.syzygy.empty() ? nullptr : &tb::SyzygyTables::instance()}, fen_text);
     Position pos;
     std::string error;
     if (!pos.set_fen(fen_text, &error))
@@ -118,6 +121,7 @@ bool probe_one(const Tablebases& tbs, const std::string& fen_text, const Options
 int tb_probe_command(const Args& args) {
     Options o;
     std::string fen;
+    bool fen_given = false;  // a FEN argument, even an empty one: then stdin is not read
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--dir") {
             if (++i == args.size()) throw UsageError("--dir needs a folder");
@@ -129,15 +133,17 @@ int tb_probe_command(const Args& args) {
             o.json = true;
         } else {
             fen += (fen.empty() ? "" : " ") + args[i];
+            fen_given = true;
         }
     }
+    // `tb probe ''` (a script's empty variable) would otherwise wait for FENs on stdin.
+    if (fen_given && fen.find_first_not_of(" \t") == std::string::npos)
+        throw UsageError("an empty FEN (give none to read FENs from stdin)");
     Tablebases tbs;
     for (const std::string& message : tbs.set_paths(o.dir)) std::cerr << message << '\n';
-    if (!o.syzygy.empty()) {
-        if (o.json) throw UsageError("--syzygy answers in text only (the JSON holds DTM, which Syzygy files lack)");
+    if (!o.syzygy.empty())
         for (const std::string& message : tb::SyzygyTables::instance().set_paths(o.syzygy))
             std::cerr << message << '\n';
-    }
 
     bool ok = true;
     if (!fen.empty()) {

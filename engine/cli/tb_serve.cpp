@@ -1,5 +1,6 @@
-// `pythia tb serve [--dir D] [--bind HOST:PORT] [--threads N]`: the tables over HTTP, the lichess
-// tablebase API at /standard and the explorer page at / (engine/server/README.md).
+// `pythia tb serve [--dir D] [--syzygy S] [--bind HOST:PORT] [--threads N]`: the tables over
+// HTTP, the lichess tablebase API at /standard and the explorer page at / (engine/server/README.md);
+// Syzygy files answer what Pythia's tables do not hold.
 #include <csignal>
 #include <iostream>
 #include <string>
@@ -10,6 +11,7 @@
 #include "engine/cli/command.h"
 #include "engine/core/data_paths.h"
 #include "engine/server/tablebase_server.h"
+#include "tablebase/probe/syzygy.h"
 #include "tablebase/probe/tablebases.h"
 
 namespace pythia::cli {
@@ -25,7 +27,7 @@ extern "C" void stop_on_signal(int) {
 }  // namespace
 
 int tb_serve_command(const Args& args) {
-    std::string dir = default_tablebase_dir().string(), bind = "127.0.0.1:9000";
+    std::string dir = default_tablebase_dir().string(), syzygy_dir, bind = "127.0.0.1:9000";
     int threads = 64;
     for (size_t i = 0; i < args.size(); ++i) {
         auto value = [&](const char* what) {
@@ -34,6 +36,8 @@ int tb_serve_command(const Args& args) {
         };
         if (args[i] == "--dir")
             dir = value("a folder");
+        else if (args[i] == "--syzygy")
+            syzygy_dir = value("a folder");
         else if (args[i] == "--bind")
             bind = value("HOST:PORT");
         else if (args[i] == "--threads")
@@ -48,10 +52,16 @@ int tb_serve_command(const Args& args) {
 
     tb::Tablebases tables;
     for (const std::string& message : tables.set_paths(dir)) spdlog::info("tb serve: {}", message);
-    if (tables.num_tables() == 0) spdlog::warn("tb serve: no tables in {}: every answer will be null", dir);
     tables.build_checkpoints_at_open(true);  // a server probes DTM often: worth the time at open
+    tb::SyzygyTables* syzygy = nullptr;
+    if (!syzygy_dir.empty()) {
+        syzygy = &tb::SyzygyTables::instance();
+        for (const std::string& message : syzygy->set_paths(syzygy_dir)) spdlog::info("tb serve: {}", message);
+    }
+    if (tables.num_tables() == 0 && (!syzygy || syzygy->max_pieces() == 0))
+        spdlog::warn("tb serve: no tables in {}: every answer will be null", dir);
 
-    server::TablebaseServer server(tables);
+    server::TablebaseServer server({tables, syzygy});
     std::string error;
     if (!server.bind(host, port, &error)) {
         spdlog::error("tb serve: {}", error);

@@ -45,34 +45,16 @@ Category category_from_wdl(int wdl, int halfmoves, int halfmoves_before) {
     }
 }
 
-PositionInfo position_info(const tb::Tablebases& tables, const Position& pos, int halfmoves_before) {
-    PositionInfo i;
-    const bool no_moves = MoveList(pos).empty();
-    i.checkmate = no_moves && pos.in_check();
-    i.stalemate = no_moves && !pos.in_check();
-    i.insufficient_material = pos.has_insufficient_material();
-    std::optional<int> wdl;
-    if (i.checkmate) {
-        i.dtz = -1;  // as Syzygy (and so lichess) counts a mated side's DTZ
-        i.dtm = 0;
-    } else if (i.stalemate || i.insufficient_material) {
-        i.dtz = 0;
-        i.dtm = 0;
-    } else if (const std::optional<tb::ProbeResult> r = tables.probe(pos)) {
-        wdl = r->wdl;
-        if (r->dtz) i.dtz = tb::signed_distance(*r->dtz);
-        if (r->dtm) i.dtm = tb::signed_distance(*r->dtm);
-    }
-    const int halfmoves = pos.rule50();
-    if (i.stalemate || i.insufficient_material || (i.dtz && *i.dtz == 0))
-        i.category = Category::DRAW;
-    else if (i.checkmate)
-        i.category = halfmoves_before < 100 ? Category::LOSS : Category::BLESSED_LOSS;
-    else if (i.dtz)
-        i.category = category_from_dtz(*i.dtz, halfmoves, halfmoves_before);
-    else if (wdl)
-        i.category = category_from_wdl(*wdl, halfmoves, halfmoves_before);
-    return i;
+// The same from a DTZ that Syzygy may have rounded (shakmaty-syzygy's AmbiguousWdl for a
+// MaybeRounded::Rounded DTZ): the true DTZ may be one ply longer, so a win that zeroes just at
+// the limit may be cursed: syzygy-win. Syzygy never rounds across the limit right after a
+// zeroing move, so with a fresh clock the category is certain.
+Category category_from_rounded_dtz(int dtz, int halfmoves, int halfmoves_before) {
+    const bool win = dtz > 0;
+    const int n = std::abs(dtz);
+    if (halfmoves_before >= 100 || n + halfmoves > 100) return win ? Category::CURSED_WIN : Category::BLESSED_LOSS;
+    if (halfmoves == 0 || n + halfmoves < 100) return win ? Category::WIN : Category::LOSS;
+    return win ? Category::SYZYGY_WIN : Category::SYZYGY_LOSS;
 }
 
 // lila-tablebase's metric order (metric.rs, tightening_metric_sort_key): the mover's shortest
@@ -164,7 +146,8 @@ void put_bool(std::string& out, const char* key, bool v) {
 // The fields of one position: `out` ends with '{' or ',' before.
 void put_position(std::string& out, const PositionInfo& p) {
     put_int(out, "\"dtz\":", p.dtz);
-    put_int(out, ",\"precise_dtz\":", p.dtz);  // never rounded: Pythia's DTZ50 is stored exactly
+    // Pythia's DTZ50 is stored exactly; Syzygy's may be rounded, so lichess gives no precise one.
+    put_int(out, ",\"precise_dtz\":", p.syzygy ? std::nullopt : p.dtz);
     out += ",\"dtc\":null";
     put_int(out, ",\"dtm\":", p.dtm);
     out += ",\"dtw\":null";
@@ -200,7 +183,83 @@ bool read_position(const Json& j, PositionInfo& p) {
     return true;
 }
 
+// lila-tablebase's answer to rounding: where the root's category is certain, the moves that
+// lead to an ambiguous syzygy-loss (or -win) for the opponent, best first, are what the root's
+// category says they must be; where the root's is ambiguous, its best move decides it.
+void resolve_rounding(LichessResponse& r) {
+    static constexpr Category RULES[][3] = {{Category::WIN, Category::SYZYGY_LOSS, Category::LOSS},
+                                            {Category::CURSED_WIN, Category::SYZYGY_LOSS, Category::BLESSED_LOSS},
+                                            {Category::BLESSED_LOSS, Category::SYZYGY_WIN, Category::CURSED_WIN},
+                                            {Category::LOSS, Category::SYZYGY_WIN, Category::WIN}};
+    for (const auto& [root, ambiguous, certain] : RULES) {
+        if (r.pos.category != root) continue;
+        for (MoveInfo& m : r.moves) {
+            if (m.after.category != ambiguous) break;
+            m.after.category = certain;
+        }
+    }
+    const bool root_ambiguous = r.pos.category == Category::SYZYGY_WIN || r.pos.category == Category::SYZYGY_LOSS;
+    if (root_ambiguous && !r.moves.empty()) r.pos.category = negate(r.moves.front().after.category);
+}
+
 }  // namespace
+
+namespace {
+
+// position_info with what Syzygy's probe of the position before found: `syzygy_dtz`, this
+// position's DTZ if known; `after_quiet_moves`, where to keep its quiet moves' successors' DTZ
+// when Syzygy is probed here.
+PositionInfo position_info(const TableSources& tables, const Position& pos, int halfmoves_before,
+                           std::optional<int> syzygy_dtz, std::vector<std::pair<Move, int>>* after_quiet_moves) {
+    PositionInfo i;
+    const bool no_moves = MoveList(pos).empty();
+    i.checkmate = no_moves && pos.in_check();
+    i.stalemate = no_moves && !pos.in_check();
+    i.insufficient_material = pos.has_insufficient_material();
+    if (i.checkmate) {
+        i.dtz = -1;  // as Syzygy (and so lichess) counts a mated side's DTZ
+        i.dtm = 0;
+        i.wdl = -2;
+    } else if (i.stalemate || i.insufficient_material) {
+        i.dtz = 0;
+        i.dtm = 0;
+        i.wdl = 0;
+    } else {
+        const std::optional<tb::ProbeResult> r = tables.own.probe(pos);
+        // Syzygy answers what the own tables do not hold, or hold without their DTM/DTZ file.
+        if (r && r->dtz)
+            syzygy_dtz.reset();
+        else if (!syzygy_dtz && tables.syzygy)
+            syzygy_dtz = tables.syzygy->probe_dtz(pos, after_quiet_moves);
+        if (syzygy_dtz) {
+            i.syzygy = true;
+            i.dtz = *syzygy_dtz;
+            i.wdl = tables.syzygy->probe_wdl(pos);
+        } else if (r) {
+            i.wdl = r->wdl;
+            if (r->dtz) i.dtz = tb::signed_distance(*r->dtz);
+            if (r->dtm) i.dtm = tb::signed_distance(*r->dtm);
+        }
+    }
+    const int halfmoves = pos.rule50();
+    if (i.stalemate || i.insufficient_material || (i.dtz && *i.dtz == 0))
+        i.category = Category::DRAW;
+    else if (i.checkmate)
+        i.category = halfmoves_before < 100 ? Category::LOSS : Category::BLESSED_LOSS;
+    else if (i.dtz && i.syzygy)
+        i.category = category_from_rounded_dtz(*i.dtz, halfmoves, halfmoves_before);
+    else if (i.dtz)
+        i.category = category_from_dtz(*i.dtz, halfmoves, halfmoves_before);
+    else if (i.wdl)
+        i.category = category_from_wdl(*i.wdl, halfmoves, halfmoves_before);
+    return i;
+}
+
+}  // namespace
+
+PositionInfo position_info(const TableSources& tables, const Position& pos, int halfmoves_before) {
+    return position_info(tables, pos, halfmoves_before, std::nullopt, nullptr);
+}
 
 const char* category_name(Category c) { return CATEGORY_NAMES[int(c)]; }
 
@@ -253,14 +312,18 @@ std::optional<int> category_wdl(Category c) {
     }
 }
 
-LichessResponse lichess_response(const tb::Tablebases& tables, const Position& root) {
+LichessResponse lichess_response(const TableSources& tables, const Position& root) {
     LichessResponse r;
     const int halfmoves = root.rule50();
     // lila-tablebase judges the root as reached by a move from a clock one lower.
-    r.pos = position_info(tables, root, std::max(halfmoves - 1, 0));
+    std::vector<std::pair<Move, int>> after_quiet;  // from Syzygy's probe of the root, if made
+    r.pos = position_info(tables, root, std::max(halfmoves - 1, 0), std::nullopt, &after_quiet);
     Position pos = root;
     std::vector<std::pair<SortKey, MoveInfo>> keyed;
     for (Move m : MoveList(root)) {
+        std::optional<int> known;
+        for (const auto& [quiet, dtz] : after_quiet)
+            if (quiet == m) known = dtz;
         MoveInfo mi;
         mi.move = m;
         mi.uci = move_to_uci(m);
@@ -269,13 +332,14 @@ LichessResponse lichess_response(const tb::Tablebases& tables, const Position& r
         mi.zeroing = capture || type_of(root.moved_piece(m)) == PAWN;
         mi.conversion = capture || m.kind() == Move::PROMOTION;
         pos.do_move(m);
-        mi.after = position_info(tables, pos, halfmoves);
+        mi.after = position_info(tables, pos, halfmoves, known, nullptr);
         pos.undo_move();
         keyed.emplace_back(sort_key(mi, root), std::move(mi));
     }
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto& a, const auto& b) { return a.first.tie() < b.first.tie(); });
     for (auto& [key, mi] : keyed) r.moves.push_back(std::move(mi));
+    resolve_rounding(r);
     return r;
 }
 

@@ -1,9 +1,11 @@
 #include "engine/server/routes.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "engine/server/coverage.h"
 #include "engine/server/explorer_assets.h"
-#include "engine/server/lichess_json.h"
+#include "engine/server/mainline.h"
 
 namespace pythia::server {
 
@@ -34,15 +36,42 @@ HttpResponse error_response(int status, std::string_view message) {
     return r;
 }
 
-HttpResponse standard_reply(const tb::Tablebases& tables, const std::string& fen_param) {
-    if (fen_param.empty()) return error_response(400, "missing parameter: fen");
+namespace {
+
+// The query's position, or the 400 that says why there is none.
+std::optional<Position> position_of(const std::string& fen_param, HttpResponse* error) {
+    if (fen_param.empty()) {
+        *error = error_response(400, "missing parameter: fen");
+        return std::nullopt;
+    }
     std::string fen = fen_param;
     std::replace(fen.begin(), fen.end(), '_', ' ');  // as lichess: underscores for spaces
     Position pos;
-    std::string error;
-    if (!pos.set_fen(fen, &error)) return error_response(400, "bad FEN: " + error);
+    std::string why;
+    if (!pos.set_fen(fen, &why)) {
+        *error = error_response(400, "bad FEN: " + why);
+        return std::nullopt;
+    }
+    return pos;
+}
+
+}  // namespace
+
+HttpResponse standard_reply(const TableSources& tables, const std::string& fen_param) {
     HttpResponse r;
-    r.body = to_json(lichess_response(tables, pos));
+    if (const std::optional<Position> pos = position_of(fen_param, &r))
+        r.body = to_json(lichess_response(tables, *pos));
+    return r;
+}
+
+HttpResponse mainline_reply(const TableSources& tables, const std::string& fen_param) {
+    HttpResponse r;
+    const std::optional<Position> pos = position_of(fen_param, &r);
+    if (!pos) return r;
+    std::string why;
+    const std::optional<Mainline> line = mainline(tables, *pos, &why);
+    if (!line) return error_response(404, why);  // as lila-tablebase: not a tablebase position
+    r.body = to_json(*line);
     return r;
 }
 
@@ -80,7 +109,7 @@ std::string query_value(std::string_view query, std::string_view key) {
     return {};
 }
 
-HttpResponse route(const tb::Tablebases& tables, std::string_view method, std::string_view target) {
+HttpResponse route(const TableSources& tables, std::string_view method, std::string_view target) {
     if (target.size() > MAX_TARGET_LENGTH)
         return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
     const size_t question = target.find('?');
@@ -90,9 +119,16 @@ HttpResponse route(const tb::Tablebases& tables, std::string_view method, std::s
     std::string decoded_path;
     if (!percent_decode(path, &decoded_path, false)) return error_response(400, "malformed escape in the path");
     const bool get = method == "GET" || method == "HEAD";
-    if (get && decoded_path == "/standard") {
-        HttpResponse r = standard_reply(tables, query_value(query, "fen"));
+    if (get && (decoded_path == "/standard" || decoded_path == "/standard/mainline")) {
+        const std::string fen = query_value(query, "fen");
+        HttpResponse r = decoded_path == "/standard" ? standard_reply(tables, fen) : mainline_reply(tables, fen);
         r.allow_any_origin = true;  // as lichess: tools in browsers may ask
+        return r;
+    }
+    if (get && decoded_path == "/tables") {
+        HttpResponse r;
+        r.body = coverage_json(tables);
+        r.allow_any_origin = true;
         return r;
     }
     if (get && is_asset_path(decoded_path)) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "tablebase/probe/tablebases.h"
+#include "engine/server/lichess_json.h"
 
 namespace pythia::server {
 
@@ -23,7 +23,9 @@ struct HttpResponse {
 };
 
 // The body of GET /standard for the query's `fen` (underscores for spaces), and its status.
-HttpResponse standard_reply(const tb::Tablebases& tables, const std::string& fen_param);
+HttpResponse standard_reply(const TableSources& tables, const std::string& fen_param);
+// The same for GET /standard/mainline: 404 where the tables do not value the line.
+HttpResponse mainline_reply(const TableSources& tables, const std::string& fen_param);
 
 // A JSON error of the one shape every status shares: {"error": "..."}.
 HttpResponse error_response(int status, std::string_view message);
@@ -36,6 +38,6 @@ bool percent_decode(std::string_view value, std::string* out, bool plus_is_space
 std::string query_value(std::string_view query, std::string_view key);
 
 // The answer to `method` `target` (the request line's second word: path and query).
-HttpResponse route(const tb::Tablebases& tables, std::string_view method, std::string_view target);
+HttpResponse route(const TableSources& tables, std::string_view method, std::string_view target);
 
 }  // namespace pythia::server

@@ -21,7 +21,7 @@ void send(httplib::Response& res, const HttpResponse& r) {
 
 }  // namespace
 
-TablebaseServer::TablebaseServer(const tb::Tablebases& tables)
+TablebaseServer::TablebaseServer(const TableSources& tables)
     : tables_(tables), http_(std::make_unique<httplib::Server>()) {
     httplib::Server& s = *http_;
     // Every request that httplib parses is answered by route(), whatever its method and path.

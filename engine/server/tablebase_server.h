@@ -18,7 +18,7 @@ namespace pythia::server {
 
 class TablebaseServer {
 public:
-    explicit TablebaseServer(const tb::Tablebases& tables);
+    explicit TablebaseServer(const TableSources& tables);
     ~TablebaseServer();  // stops the server
     TablebaseServer(const TablebaseServer&) = delete;
     TablebaseServer& operator=(const TablebaseServer&) = delete;
@@ -34,7 +34,7 @@ public:
     void stop();
 
 private:
-    const tb::Tablebases& tables_;
+    const TableSources tables_;
     std::unique_ptr<httplib::Server> http_;
     int port_ = 0;
     int listen_fd_ = -1;  // the listening socket, seen when httplib creates it

@@ -66,10 +66,12 @@ UciEngine::UciEngine(std::ostream& out) : out_(out) {
     // instead of stalling the move (up to a second for a 5-piece file not in the page cache).
     tablebases_.open_distance_files_in_background(true);
     // What the defaults found (engine/core/data_paths.h), for the GUI at the first `isready`:
-    // a GUI shows `info string` lines, not stderr, and it is not listening yet.
+    // a GUI shows `info string` lines, not stderr, and it is not listening yet. On stderr only
+    // at SPDLOG_LEVEL=debug: a quiet start, as Stockfish's (python-chess logs each stderr line
+    // of an engine as a warning).
     auto keep_in = [](std::vector<std::string>& notices) {
         return [&notices](const std::string& line) {
-            spdlog::info("{}", line);
+            spdlog::debug("{}", line);
             notices.push_back(line);
         };
     };

@@ -1,11 +1,13 @@
 #include "tablebase/probe/syzygy.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -34,7 +36,6 @@ unsigned result_dtz(unsigned r) { return r >> 20; }
 // also exports a tb_init.
 struct Fathom {
     bool (*init)(const char*) = nullptr;
-    void (*free_tables)() = nullptr;
     unsigned (*probe_wdl)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, unsigned,
                           bool) = nullptr;
     unsigned (*probe_root)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, unsigned,
@@ -53,17 +54,35 @@ const Fathom& fathom() {
             return f;
         }
         f.init = reinterpret_cast<decltype(f.init)>(dlsym(lib, "tb_init"));
-        f.free_tables = reinterpret_cast<decltype(f.free_tables)>(dlsym(lib, "tb_free"));
         f.probe_wdl = reinterpret_cast<decltype(f.probe_wdl)>(dlsym(lib, "tb_probe_wdl_impl"));
         f.probe_root = reinterpret_cast<decltype(f.probe_root)>(dlsym(lib, "tb_probe_root_impl"));
         f.largest = static_cast<const unsigned*>(dlsym(lib, "TB_LARGEST"));
-        if (!f.init || !f.free_tables || !f.probe_wdl || !f.probe_root || !f.largest) {
+        if (!f.init || !f.probe_wdl || !f.probe_root || !f.largest) {
             f.error = "the installed libfathom lacks the functions Pythia calls";
             f.init = nullptr;
         }
         return f;
     }();
     return f;
+}
+
+// Fathom's tables of the last tb_init() let go: by tb_init("") itself, which frees them and
+// leaves Fathom ready for the next tb_init(). (Its tb_free() leaves freed tables behind, on
+// which the next tb_init() crashed: setting SyzygyPath twice killed the engine.) Freeing them
+// Fathom calls perror("munmap") for tables it never mapped; those lines, meaningless to a user,
+// are kept off stderr (GUIs and python-chess log each stderr line), the only thing written
+// there meanwhile being Fathom's.
+void release_tables(const Fathom& f) {
+    std::fflush(stderr);
+    const int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const bool quiet = saved >= 0 && null >= 0 && dup2(null, STDERR_FILENO) >= 0;
+    f.init("");
+    if (quiet) {
+        std::fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+    }
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
 }
 
 struct Bitboards {
@@ -110,7 +129,8 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
         staging_dir_.clear();
     }
     max_pieces_ = 0;
-    if (f.init) f.free_tables();
+    table_names_.clear();
+    if (f.init) release_tables(f);
 
     std::vector<std::string> folders;
     std::istringstream in(paths == "<empty>" ? "" : paths);
@@ -161,7 +181,13 @@ std::vector<std::string> SyzygyTables::set_paths(const std::string& paths) {
     } else {
         for (const std::string& folder : folders) fathom_paths += (fathom_paths.empty() ? "" : ":") + folder;
     }
-    if (!accepted.empty() && f.init(fathom_paths.c_str())) max_pieces_ = int(*f.largest);
+    if (!accepted.empty() && f.init(fathom_paths.c_str())) {
+        max_pieces_ = int(*f.largest);
+        for (const fs::path& p : accepted)
+            if (p.extension() == ".rtbw") table_names_.push_back(p.stem().string());
+        std::sort(table_names_.begin(), table_names_.end());
+        table_names_.erase(std::unique(table_names_.begin(), table_names_.end()), table_names_.end());
+    }
     const size_t wdl_files = size_t(
         std::count_if(accepted.begin(), accepted.end(), [](const fs::path& p) { return p.extension() == ".rtbw"; }));
     messages.push_back("Syzygy: " + std::to_string(wdl_files) + " WDL and " +
@@ -177,6 +203,37 @@ std::optional<int> SyzygyTables::probe_wdl(const Position& pos) const {
                                           b.ep, b.white_to_move);
     if (r == RESULT_FAILED) return std::nullopt;
     return int(r) - 2;
+}
+
+std::optional<int> SyzygyTables::probe_dtz(const Position& pos,
+                                           std::vector<std::pair<Move, int>>* after_quiet_moves) const {
+    if (pos.count_all() > max_pieces_ || pos.castling_rights()) return std::nullopt;
+    const Bitboards b = bitboards_of(pos);
+    // Fathom has no DTZ probe of its own: its root probe answers with the position's DTZ (the
+    // halfmove clock 0, so that the WDL beside it is the DTZ's sign alone) and values the moves,
+    // each quiet one by the DTZ of the position after it, less a ply.
+    std::array<unsigned, MAX_MOVES> results{};
+    const unsigned r = fathom().probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns,
+                                           0, b.ep, b.white_to_move, results.data());
+    if (r == RESULT_FAILED) return std::nullopt;
+    if (r == RESULT_CHECKMATE) return -1;
+    if (r == RESULT_STALEMATE) return 0;
+    if (after_quiet_moves) {
+        after_quiet_moves->clear();
+        const MoveList legal(pos);
+        for (int i = 0; i < MAX_MOVES && results[i] != RESULT_FAILED; ++i) {
+            const Move* m = std::find_if(legal.begin(), legal.end(), [&](Move x) {
+                return x.from() == Square(result_from(results[i])) && x.to() == Square(result_to(results[i]));
+            });
+            if (m == legal.end() || pos.is_capture(*m) || type_of(pos.moved_piece(*m)) == PAWN) continue;
+            // The move's value v counts the move: the position after it has -(v - 1) for v > 0.
+            const int wdl = int(result_wdl(results[i])) - 2, v = int(result_dtz(results[i]));
+            if (wdl > 0 && v == 1) continue;  // a mate (Fathom's 1 for it, not a DTZ after it)
+            after_quiet_moves->emplace_back(*m, wdl > 0 ? -(v - 1) : wdl < 0 ? v - 1 : 0);
+        }
+    }
+    const int wdl = int(result_wdl(r)) - 2, dtz = int(result_dtz(r));
+    return wdl > 0 ? dtz : wdl < 0 ? -dtz : 0;
 }
 
 std::optional<std::vector<SyzygyRootMove>> SyzygyTables::rank_root_moves(const Position& pos) const {

@@ -43,9 +43,23 @@ public:
     // the position or a successor is not covered, or the position is mate or stalemate.
     std::optional<std::vector<SyzygyRootMove>> rank_root_moves(const Position& pos) const;
 
+    // The position's DTZ50 in plies from the side to move, as Syzygy counts it (+ win, - loss,
+    // beyond 100 cursed or blessed, -1 checkmated, 0 draw), as the DTZ files give it: where a
+    // file stores moves, one ply short of the true value (Syzygy's rounding). nullopt when the
+    // position or one of its successors is not covered.
+    std::optional<int> probe_dtz(const Position& pos) const { return probe_dtz(pos, nullptr); }
+    // The same, and the DTZ of the position after each quiet move (neither a capture nor a pawn
+    // move), from its side to move, which the same probe finds on its way: valuing every move of
+    // a position costs one probe and one for each zeroing move, not one for each move.
+    std::optional<int> probe_dtz(const Position& pos, std::vector<std::pair<Move, int>>* after_quiet_moves) const;
+
+    // The accepted WDL files' tables ("KRPvKR"), each once.
+    const std::vector<std::string>& table_names() const { return table_names_; }
+
 private:
     SyzygyTables() = default;
     int max_pieces_ = 0;
+    std::vector<std::string> table_names_;
     std::string staging_dir_;  // a folder of links to the accepted files, when some were refused
 };
 

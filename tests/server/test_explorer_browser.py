@@ -1,20 +1,27 @@
 #!/usr/bin/python3
 """The explorer page in a real browser: headless Chromium driven by Selenium loads the page from
 a running `pythia tb serve`, plays a move by clicking it, goes back and forward, pastes a FEN,
-and checks what the page shows against `pythia tb probe --json`.
+and checks what the page shows against `pythia tb probe --json`; shows a bad FEN's error beside
+the FEN box, says which piece counts the tables cover (GET /tables), and fits the board on a
+400-pixel-wide phone screen as on a desktop one. With the Syzygy truth files (TRUTH_DIR/syzygy,
+TRUTH_DIR/../truth5/syzygy) the server and tb probe read them too (--syzygy), and a 5-piece
+position that only they answer is shown as tb probe --json --syzygy gives it; without them
+that part is left out.
 
-usage: test_explorer_browser.py PYTHIA_BINARY [TABLES_DIR]
+usage: test_explorer_browser.py PYTHIA_BINARY [TABLES_DIR [TRUTH_DIR]]
 
 Without a folder holding KQvK and KRvK (TABLES_DIR, else $PYTHIA_TEST_TABLES) it generates them into a temporary folder. Exits 77
 (ctest: skipped) only when the browser cannot start; screenshots go to $PYTHIA_SCREENSHOT_DIR
 (default: the system's temporary folder)."""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 SKIP = 77
@@ -36,17 +43,18 @@ def free_port():
         return s.getsockname()[1]
 
 
-def probe(pythia, tables, fen):
-    """`pythia tb probe --json`: the lichess-shaped answer for one position."""
-    out = subprocess.run([pythia, "tb", "probe", "--json", "--dir", tables, fen], capture_output=True, text=True,
-                         timeout=60)
+def probe(pythia, tables, fen, extra):
+    """`pythia tb probe --json` (with the server's --syzygy): the lichess-shaped answer for one position."""
+    out = subprocess.run([pythia, "tb", "probe", "--json", "--dir", tables] + extra + [fen], capture_output=True,
+                         text=True, timeout=60)
     return json.loads(out.stdout.splitlines()[0])
 
 
 # The page shows each move's result from the mover's side: the category of the position after
 # it, turned round.
 MOVER = {"loss": "win", "blessed-loss": "cursed-win", "draw": "draw", "cursed-win": "blessed-loss", "win": "loss",
-         "unknown": "unknown", "maybe-loss": "maybe-win", "maybe-win": "maybe-loss"}
+         "unknown": "unknown", "maybe-loss": "maybe-win", "maybe-win": "maybe-loss", "syzygy-loss": "maybe-win",
+         "syzygy-win": "maybe-loss"}
 
 
 def main():
@@ -54,6 +62,11 @@ def main():
         fail(__doc__)
     pythia = sys.argv[1]
     tables = sys.argv[2] if len(sys.argv) > 2 else ""
+    truth = sys.argv[3] if len(sys.argv) > 3 else ""
+    syzygy = [os.path.join(truth, "..", "truth5", "syzygy"), os.path.join(truth, "syzygy")]
+    have_syzygy = truth and os.path.exists(os.path.join(syzygy[0], "KRPvKR.rtbz")) and \
+        os.path.exists(os.path.join(syzygy[1], "KRvK.rtbw"))
+    extra = ["--syzygy", ":".join(syzygy)] if have_syzygy else []
     try:
         from selenium import webdriver
         from selenium.common.exceptions import WebDriverException, TimeoutException
@@ -77,7 +90,7 @@ def main():
     port = free_port()
     base = "http://127.0.0.1:%d" % port
     server = subprocess.Popen([pythia, "tb", "serve", "--dir", tables, "--bind", "127.0.0.1:%d" % port,
-                               "--threads", "8"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               "--threads", "8"] + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     driver = None
     try:
         # The server prints its URL when it listens.
@@ -111,7 +124,7 @@ def main():
 
         def compare(fen):
             """What the page shows for `fen` against tb probe --json."""
-            expected = probe(pythia, tables, fen)
+            expected = probe(pythia, tables, fen, extra)
             verdict = driver.find_element(By.ID, "verdict")
             check(verdict.get_attribute("data-category") == expected["category"],
                   "%s: the page says %s, tb probe %s" % (fen, verdict.get_attribute("data-category"),
@@ -185,6 +198,88 @@ def main():
         # 6. A position the page cannot show: the error, no crash.
         driver.get(base + "/?fen=8/8/8/8/8/8/8/8_w_-_-_0_1")
         wait.until(lambda d: d.find_element(By.ID, "verdict").get_attribute("data-category") == "error")
+
+        # 7. What the tables cover, from /tables, not a fixed text.
+        coverage = json.loads(urllib.request.urlopen(base + "/tables", timeout=10).read())
+        driver.get(base + "/?fen=" + start.replace(" ", "_"))
+        shown(start)
+        wait.until(lambda d: d.find_element(By.ID, "coverage").get_attribute("data-max-pieces"))
+        line = driver.find_element(By.ID, "coverage")
+        check(line.get_attribute("data-max-pieces") == str(coverage["max_pieces"]),
+              "the page says up to %s pieces, /tables %s" % (line.get_attribute("data-max-pieces"),
+                                                             coverage["max_pieces"]))
+        for entry in coverage["pythia"]:
+            check("%d pieces" % entry["pieces"] in line.text, "the page names %d pieces: %r" % (entry["pieces"],
+                                                                                             line.text))
+
+        # 8. On a phone (400 CSS pixels wide), in a desktop window as narrow (its scroll bar
+        # takes part of that) and a wide one: the whole board on the screen, nothing to scroll
+        # sideways, and a bad FEN in the URL shown with its error beside the box.
+        for width, height, mobile in ((400, 780, True), (400, 780, False), (1200, 820, False)):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            driver.get(base + "/?fen=" + start.replace(" ", "_"))
+            shown(start)
+            fit = driver.execute_script("""
+                const view = document.documentElement.clientWidth;
+                const board = document.getElementById('board').getBoundingClientRect();
+                const h1 = document.querySelector('.sq[data-square="h1"]').getBoundingClientRect();
+                const a8 = document.querySelector('.sq[data-square="a8"]').getBoundingClientRect();
+                return {view, scroll: document.documentElement.scrollWidth, left: board.left, right: board.right,
+                        width: board.width, h1: h1.right, a8: a8.left};""")
+            # (less a scroll bar on the desktop)
+            check(width - 20 <= fit["view"] <= width, "the viewport is %s pixels wide, not %d" % (fit["view"], width))
+            check(fit["left"] >= 0 and fit["right"] <= fit["view"] and fit["a8"] >= 0 and fit["h1"] <= fit["view"],
+                  "%d px: the board is not all on the screen: %r" % (width, fit))
+            check(fit["scroll"] <= fit["view"], "%d px: the page scrolls sideways: %r" % (width, fit))
+            check(fit["width"] >= min(360, width - 40), "%d px: the board is too small: %r" % (width, fit))
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-%d%s.png" % (width, "-phone" * mobile)))
+
+            bad = "not/a/fen w - - 0 1"
+            try:
+                urllib.request.urlopen(base + "/standard?fen=" + bad.replace(" ", "_"), timeout=10)
+                fail("the server accepted " + bad)
+            except urllib.error.HTTPError as e:
+                check(e.code == 400, "a bad FEN gets 400, not %d" % e.code)
+                reason = json.loads(e.read())["error"]
+            driver.get(base + "/?fen=" + bad.replace(" ", "_"))
+            wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "error")
+            error = driver.find_element(By.ID, "fen-error")
+            check(error.is_displayed() and error.text == reason,
+                  "%d px: beside the FEN box %r, the server says %r" % (width, error.text, reason))
+            check(driver.find_element(By.ID, "fen").get_attribute("value") == bad,
+                  "the FEN box keeps the FEN given: %r" % driver.find_element(By.ID, "fen").get_attribute("value"))
+            check(not driver.find_elements(By.CSS_SELECTOR, ".board .piece"), "a bad FEN shows no default position")
+            box = driver.find_element(By.ID, "fen").rect
+            check(abs(error.rect["y"] - (box["y"] + box["height"])) < 40, "the error is not beside the FEN box")
+            box_right = box["x"] + box["width"]
+            check(box_right <= width, "%d px: the FEN box runs off the screen" % width)
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-bad-fen-%d%s.png" % (width, "-phone" * mobile)))
+            # A good FEN typed in its place clears the error.
+            field = driver.find_element(By.ID, "fen")
+            field.clear()
+            field.send_keys(start)
+            driver.find_element(By.CSS_SELECTOR, "#fen-form button").click()
+            shown(start)
+            check(not driver.find_element(By.ID, "fen-error").is_displayed(), "the error stays after a good FEN")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+        # 9. Lucena's position (KRPvKR), which only the Syzygy files hold: no mate distance.
+        if have_syzygy:
+            lucena = "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1"
+            driver.get(base + "/?fen=" + lucena.replace(" ", "_"))
+            shown(lucena)
+            answer = compare(lucena)
+            check(answer["category"] == "win" and answer["dtm"] is None and answer["precise_dtz"] is None,
+                  "Lucena's position from Syzygy: %r" % {k: answer[k] for k in ("category", "dtm", "precise_dtz")})
+            detail = driver.find_element(By.ID, "verdict-detail").text
+            check("Syzygy" in detail, "the verdict does not say the Syzygy files answered: %r" % detail)
+            best = driver.find_element(By.CSS_SELECTOR, '#moves .move[data-uci="%s"]' % answer["moves"][0]["uci"])
+            check(best.find_element(By.CSS_SELECTOR, ".badge.main").text == "win",
+                  "the best move's badge: %r" % best.text)
+            driver.save_screenshot(os.path.join(shots, "pythia-explorer-syzygy.png"))
+        else:
+            print("note: no Syzygy truth files under %r: the Syzygy part is left out" % truth, flush=True)
         print("OK: the explorer agrees with tb probe; screenshots in %s/pythia-explorer-*.png" % shots, flush=True)
         return 0
     finally:
@@ -195,6 +290,7 @@ def main():
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -317,15 +317,16 @@ TEST_CASE("help and --help print every command's usage on stdout, and usage erro
         const char* args;
         const char* message;
     };
-    for (const Case c : {Case{"frobnicate", "unknown command 'frobnicate'"}, Case{"tb", "which command?"},
-                         Case{"tb recompress --all", "unknown command 'recompress'"},
-                         Case{"tb generate", "which tables?"}, Case{"tb generate KQvKQvK", "not a material"},
-                         Case{"tb generate --all 6", "--all must be a number from 3 to 5"},
-                         Case{"tb verify --threads 0", "--threads must be a number from 1 to 256"},
-                         Case{"tb verify --one-side", "unknown option '--one-side'"},
-                         Case{"tb info --dir", "--dir needs a folder"}, Case{"perft x", "the depth must be"},
-                         Case{"perft 1 not/a/fen", "illegal FEN"}, Case{"bench 0", "the depth must be"},
-                         Case{"book build only-one.pgn", "needs a PGN file and an output file"}}) {
+    for (const Case c :
+         {Case{"frobnicate", "unknown command 'frobnicate'"}, Case{"tb", "which command?"},
+          Case{"tb recompress --all", "unknown command 'recompress'"}, Case{"tb generate", "which tables?"},
+          Case{"tb generate KQvKQvK", "not a material"},
+          Case{"tb generate --all 6", "--all must be a number from 3 to 5"},
+          Case{"tb verify --threads 0", "--threads must be a number from 1 to 256"},
+          Case{"tb verify --one-side", "unknown option '--one-side'"}, Case{"tb info --dir", "--dir needs a folder"},
+          Case{"perft x", "the depth must be"}, Case{"perft 1 not/a/fen", "illegal FEN"},
+          Case{"bench 0", "the depth must be"}, Case{"book build only-one.pgn", "needs a PGN file and an output file"},
+          Case{"tb probe ''", "an empty FEN"}, Case{"tb probe --json ' '", "an empty FEN"}}) {
         r = run_pythia(c.args);
         INFO(c.args << ": " << r.err);
         CHECK(r.status == 2);

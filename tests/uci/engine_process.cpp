@@ -14,7 +14,8 @@ namespace pythia::test {
 
 EngineProcess::EngineProcess() : EngineProcess(PYTHIA_BINARY) {}
 
-EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<std::string>& args) {
+EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<std::string>& args,
+                             const std::string& stderr_file) {
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
     pid_ = fork();
@@ -22,6 +23,12 @@ EngineProcess::EngineProcess(const std::string& binary_path, const std::vector<s
     if (pid_ == 0) {
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
+        if (!stderr_file.empty()) {
+            const int err = open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (err < 0) _exit(127);
+            dup2(err, STDERR_FILENO);
+            close(err);
+        }
         close(in[0]);
         close(in[1]);
         close(out[0]);

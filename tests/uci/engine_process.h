@@ -18,7 +18,9 @@ class EngineProcess {
 public:
     // The `pythia` of this build (PYTHIA_BINARY).
     EngineProcess();
-    explicit EngineProcess(const std::string& binary, const std::vector<std::string>& args = {});
+    // `stderr_file`: the engine's stderr goes there (default: the test's own stderr).
+    explicit EngineProcess(const std::string& binary, const std::vector<std::string>& args = {},
+                           const std::string& stderr_file = {});
     // Sends "quit", closes the engine's input and waits up to 2 s for it to exit, then kills it.
     ~EngineProcess();
     EngineProcess(const EngineProcess&) = delete;

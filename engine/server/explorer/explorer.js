@@ -248,6 +248,24 @@ $('palette').addEventListener('click', e => {
   if (t && t.dataset.tool === 'x') { tool = tool === 'x' ? null : 'x'; drawPalette(); }
 });
 
+// ---- What the tables cover (GET /tables) ----
+let maxPieces = null;                     // the most pieces a loaded table holds
+function coverageText(c) {
+  const describe = list => list.map(e => e.pieces + ' pieces (' + (e.tables === e.of ? 'all ' : e.tables + ' of ') +
+                                         e.of + ' tables)').join(', ');
+  const parts = [];
+  if (c.pythia.length) parts.push("Pythia's tables (WDL, DTZ50, DTM): " + describe(c.pythia));
+  if (c.syzygy.length) parts.push('Syzygy files (WDL, DTZ50): ' + describe(c.syzygy));
+  return parts.length ? 'Loaded: ' + parts.join('; ') + '.' : 'No tables loaded: every position is unknown.';
+}
+function loadCoverage() {
+  fetch('/tables').then(res => res.json()).then(c => {
+    maxPieces = c.max_pieces;
+    $('coverage').textContent = coverageText(c);
+    $('coverage').dataset.maxPieces = c.max_pieces;
+  }).catch(() => { $('coverage').textContent = ''; });
+}
+
 // ---- The tables' answer ----
 function movesText(plies) { const n = Math.ceil(plies / 2); return n + (n === 1 ? ' move' : ' moves'); }
 const SIDE = { w: 'White', b: 'Black' };
@@ -261,19 +279,23 @@ function verdictText(r) {
   if (r.stalemate) return ['Draw: stalemate', ''];
   if (r.insufficient_material) return ['Draw: insufficient material', ''];
   const dtz = !r.dtz ? '' : 'DTZ50 ' + Math.abs(r.dtz) + (Math.abs(r.dtz) === 1 ? ' ply' : ' plies');
-  const dtm = r.dtm === null ? 'DTM unknown' : r.dtm > 0 ? 'mate in ' + movesText(r.dtm) + ' (' + r.dtm + ' plies)'
+  // Syzygy files answer with DTZ alone: no precise DTZ, no DTM.
+  const syzygy = r.dtz !== null && r.precise_dtz === null;
+  const dtm = r.dtm === null ? (syzygy ? 'no mate distance (Syzygy files)' : 'DTM unknown')
+            : r.dtm > 0 ? 'mate in ' + movesText(r.dtm) + ' (' + r.dtm + ' plies)'
             : r.dtm < 0 ? 'mated in ' + movesText(-r.dtm) + ' (' + -r.dtm + ' plies)' : '';
   const detail = [dtm, dtz].filter(Boolean).join(' \u00b7 ');
   switch (r.category) {
     case 'win': return [side + ' to move wins', detail];
     case 'cursed-win': return [side + ' to move has a cursed win', 'a win only without the 50-move rule \u00b7 ' + detail];
-    case 'maybe-win': return [side + ' to move wins, if the 50-move rule allows', detail];
+    case 'maybe-win': case 'syzygy-win': return [side + ' to move wins, if the 50-move rule allows', detail];
     case 'draw': return ['Draw', 'with best play by both sides'];
     case 'blessed-loss': return [side + ' to move has a blessed loss', 'the 50-move rule saves the draw \u00b7 ' + detail];
-    case 'maybe-loss': return [side + ' to move loses, unless the 50-move rule saves it', detail];
+    case 'maybe-loss': case 'syzygy-loss': return [side + ' to move loses, unless the 50-move rule saves it', detail];
     case 'loss': return [side + ' to move loses', detail];
     default: return ['Unknown', pos.castling !== '-' ? 'the tables hold no positions with castling rights'
-                                                     : 'no table for this position (at most 5 pieces)'];
+                                                     : 'no table for this position' +
+                                                       (maxPieces ? ' (the tables hold up to ' + maxPieces + ' pieces)' : '')];
   }
 }
 
@@ -287,6 +309,7 @@ function moveBadges(m, result) {
   else if (m.dtm !== null && m.dtm !== 0) b.push('mated in ' + movesText(m.dtm));
   else if (result === 'draw') b.push('draw');
   else if (result === 'unknown') b.push('unknown');
+  else b.push(result.replace('-', ' '));     // decided without a mate distance (Syzygy)
   const extra = [];                         // the distances of a decisive move
   if (m.dtm && !m.checkmate) extra.push('DTM ' + Math.abs(m.dtm));
   if (m.dtz && !m.checkmate) extra.push('DTZ ' + Math.abs(m.dtz));
@@ -294,7 +317,19 @@ function moveBadges(m, result) {
   return [b, extra];
 }
 
+// A FEN that cannot be shown: the text stays in the box, the reason beside it.
+function showFenError(text, message) {
+  $('fen').value = text;
+  $('fen-error').textContent = message;
+  $('fen-error').hidden = false;
+  $('verdict').dataset.category = 'error';
+  $('verdict-main').innerHTML = '<span class="error">Not a legal position</span>';
+  $('verdict-detail').textContent = message;
+  $('moves').innerHTML = '';
+}
+
 function showAnswer(r) {
+  $('fen-error').hidden = true;
   const v = $('verdict');
   v.dataset.category = r.category;
   const [main, detail] = verdictText(r);
@@ -342,10 +377,7 @@ function probe(fen) {
     .then(({ ok, body }) => {
       if (id !== request) return;
       if (!ok) {
-        $('verdict').dataset.category = 'error';
-        $('verdict-main').innerHTML = '<span class="error">Not a legal position</span>';
-        $('verdict-detail').textContent = body.error || '';
-        $('moves').innerHTML = '';
+        showFenError(fen, body.error || 'not a legal position');
         document.body.dataset.ready = toFen(pos);
         return;
       }
@@ -367,9 +399,10 @@ $('white-to-move').addEventListener('click', () => { if (pos.turn !== 'w') edite
 $('black-to-move').addEventListener('click', () => { if (pos.turn !== 'b') edited({ ...pos, turn: 'b' }); });
 $('fen-form').addEventListener('submit', e => {
   e.preventDefault();
-  const p = parseFen($('fen').value.replace(/_/g, ' '));
+  const text = $('fen').value;
+  const p = parseFen(text.replace(/_/g, ' '));
   if (p) commit(p);
-  else { $('verdict-main').innerHTML = '<span class="error">Not a FEN</span>'; $('verdict-detail').textContent = $('fen').value; }
+  else badFen(text);
 });
 document.addEventListener('keydown', e => {
   if (e.target.tagName === 'INPUT') return;
@@ -384,14 +417,33 @@ window.addEventListener('popstate', () => {
   else { pos = p; history = [fen]; at = 0; refresh(false); }
 });
 
-// ---- Start: the URL's position, or a pawn ending ----
+// A FEN the page cannot read: the server says why (the API's own words), beside the box.
+function badFen(text) {
+  const id = ++request;
+  delete document.body.dataset.ready;
+  showFenError(text, 'not a FEN');
+  fetch('/standard?fen=' + encodeURIComponent(urlFen(text)))
+    .then(res => res.json().then(body => ({ ok: res.ok, body })))
+    .then(({ ok, body }) => { if (id === request && !ok && body.error) showFenError(text, body.error); })
+    .catch(() => {})
+    .finally(() => { if (id === request) document.body.dataset.ready = 'error'; });
+}
+
+// ---- Start: the URL's position (a bad one: an empty board and the reason), or a pawn ending ----
 (function start() {
   const q = new URLSearchParams(location.search).get('fen');
   const p = q ? parseFen(q.replace(/_/g, ' ')) : null;
-  pos = p || parseFen(START);
+  pos = p || parseFen(q ? '8/8/8/8/8/8/8/8 w - - 0 1' : START);
   history = [toFen(pos)];
   at = 0;
   drawPalette();
+  loadCoverage();
+  if (q && !p) {                           // the URL keeps the FEN given, so that it can be corrected
+    drawBoard();
+    $('back').disabled = $('forward').disabled = true;
+    badFen(q.replace(/_/g, ' '));
+    return;
+  }
   refresh(false);
   window.history.replaceState({}, '', '?fen=' + urlFen(toFen(pos)));
 })();
