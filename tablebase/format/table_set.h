@@ -64,6 +64,10 @@ struct TableValues {
     // The same for quiet promotions to a queen (FLAG_PROMOTIONS_RESOLVED): recorded by the
     // generator for tables with pawns, empty otherwise.
     PositionBits promotion_resolved[COLOR_NB];
+    // Positions whose DTM a capture or promotion achieves (captures.h, best_leaving_move_dtm):
+    // what a DTM section with FLAG_MOVES_RESOLVED leaves low. Recorded by the generator; empty
+    // for a table loaded from files (the writer then searches those moves itself).
+    PositionBits moves_resolved_dtm[COLOR_NB];
 };
 
 // How a list of pieces (their colours, types and order; not their squares) is looked up:

@@ -77,10 +77,14 @@ struct Cell {
 
 // One metric's solving state for a slice.
 struct Metric {
-    Cell* cells[COLOR_NB];                       // the slice's working values and counters
-    Value* output[COLOR_NB];                     // where the final values of the slice go
-    uint64_t* resolved[COLOR_NB] = {};           // DTZ only: the table's capture_resolved bits
-    uint64_t* promoted[COLOR_NB] = {};           // DTZ only, tables with pawns: its promotion_resolved bits
+    Cell* cells[COLOR_NB];              // the slice's working values and counters
+    Value* output[COLOR_NB];            // where the final values of the slice go
+    uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
+    uint64_t* promoted[COLOR_NB] = {};  // DTZ only, tables with pawns: its promotion_resolved bits
+    // DTM only: the best DTM a capture or promotion reaches from each position of the slice
+    // (VALUE_ILLEGAL: none), and the table's moves_resolved_dtm bits, set where it is the DTM.
+    Value* leaving[COLOR_NB] = {};
+    uint64_t* leaving_resolved[COLOR_NB] = {};
     std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
     std::vector<uint32_t> mates;                 // finalised at distance 0
     std::vector<Predecessor> preds;              // scratch for solve()
@@ -138,9 +142,11 @@ public:
             table_->dtm[c].resize(size);
             table_->dtz[c].resize(size);
             table_->capture_resolved[c].assign((size + 63) / 64, 0);
+            table_->moves_resolved_dtm[c].assign((size + 63) / 64, 0);
             if (index_.has_pawns()) table_->promotion_resolved[c].assign((size + 63) / 64, 0);
             cells_dtm_[c].resize(slice_size);
             cells_dtz_[c].resize(slice_size);
+            leaving_dtm_[c].resize(slice_size);
         }
 
         const auto start = std::chrono::steady_clock::now();
@@ -154,6 +160,8 @@ public:
                 dtm.cells[c] = cells_dtm_[c].data();
                 dtz.cells[c] = cells_dtz_[c].data();
                 dtz.resolved[c] = table_->capture_resolved[c].data();
+                dtm.leaving[c] = leaving_dtm_[c].data();
+                dtm.leaving_resolved[c] = table_->moves_resolved_dtm[c].data();
                 if (index_.has_pawns()) dtz.promoted[c] = table_->promotion_resolved[c].data();
             }
             initialise_slice(base, dtm, dtz);
@@ -304,6 +312,7 @@ private:
             if (!index_.decode(base + r, p)) {
                 for (Color c : {WHITE, BLACK}) {
                     dtm.cells[c][r] = dtz.cells[c][r] = Cell{VALUE_ILLEGAL, 0, 0};
+                    dtm.leaving[c][r] = VALUE_ILLEGAL;
                 }
                 continue;
             }
@@ -312,6 +321,8 @@ private:
             for (Color us : {WHITE, BLACK}) {
                 dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
                 dtz.cells[us][r].resolving = 0;
+                Value& leaving = dtm.leaving[us][r];
+                leaving = VALUE_ILLEGAL;
                 if (b.in_check(~us)) {
                     dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
                     continue;
@@ -342,6 +353,12 @@ private:
                     Value sdtm, sdtz;
                     lookup_conversion(p, m, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
+                    // A capture or promotion leaves the table: the writer's resolved DTM
+                    // (captures.h, best_leaving_move_dtm) takes the best of these.
+                    if (m.captured_slot >= 0 || m.promotion != NO_PIECE_TYPE) {
+                        const Value mine = value_from_mover(sdtm);
+                        if (leaving == VALUE_ILLEGAL || value_rank(mine) > value_rank(leaving)) leaving = mine;
+                    }
                     if (m.captured_slot >= 0) {
                         const int victim = b.pieces[m.captured_slot].type;
                         if (victim > top_victim) top_victim = victim, best_capture = -3;
@@ -461,6 +478,11 @@ private:
                 const Value v = cell.value;
                 const Value out = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
                 m.output[c][r] = out;
+                if (m.leaving_resolved[c] && out != VALUE_ILLEGAL) {
+                    const Value leaving = m.leaving[c][r];
+                    if (leaving != VALUE_ILLEGAL && value_rank(leaving) >= value_rank(out))
+                        set_bit(m.leaving_resolved[c], base + r);
+                }
                 if (m.resolved[c] && cell.resolving && v != VALUE_ILLEGAL) {
                     const int wdl = wdl_of_dtz(out);
                     const int capture = cell.resolving & 15, promotion = cell.resolving >> 4;
@@ -542,6 +564,7 @@ private:
     const TableSet& subtables_;
     GenerationOptions options_;
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
+    std::vector<Value, UninitialisedAllocator<Value>> leaving_dtm_[COLOR_NB];  // Metric::leaving of the slice
     ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];
 };
 

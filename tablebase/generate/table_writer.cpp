@@ -629,8 +629,12 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // Exact for every legal position, unless resolved. A side's DTZ is stored in the order of
     // its DTM, which can be its context.
     const bool resolve_dtm = info.compact && info.subtables && keyable(t.dtm[WHITE]) && keyable(t.dtm[BLACK]);
-    std::array<PositionBits, COLOR_NB> resolved;
-    if (resolve_dtm) resolved = search_moves_resolved_dtm(t, *info.subtables, threads);
+    // The generator's record where it is there, else a search of the moves.
+    std::array<PositionBits, COLOR_NB> searched;
+    const bool recorded = !t.moves_resolved_dtm[WHITE].empty();
+    if (resolve_dtm && !recorded) searched = search_moves_resolved_dtm(t, *info.subtables, threads);
+    const PositionBits* const resolved[COLOR_NB] = {recorded ? &t.moves_resolved_dtm[WHITE] : &searched[WHITE],
+                                                    recorded ? &t.moves_resolved_dtm[BLACK] : &searched[BLACK]};
     SectionPlan plans[COLOR_NB];
     std::array<const PositionBits*, COLOR_NB> draws{};
     for (Color c : {WHITE, BLACK}) {
@@ -657,9 +661,9 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             const Value v = t.dtm[c][i];
             if (!resolve_dtm) return v == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, v, 0};
             if (v != VALUE_ILLEGAL && draws[c] && is_draw(v) && test_bit(*draws[c], i)) return Cell{Cell::FREE, 0, 0};
-            return v == VALUE_ILLEGAL         ? Cell{Cell::FREE, 0, 0}
-                   : test_bit(resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
-                                              : Cell{Cell::EXACT, goodness_key(v), 0};
+            return v == VALUE_ILLEGAL          ? Cell{Cell::FREE, 0, 0}
+                   : test_bit(*resolved[c], i) ? Cell{Cell::AT_MOST, goodness_key(v), 0}
+                                               : Cell{Cell::EXACT, goodness_key(v), 0};
         };
     };
     // The orders first. An order that suits the exact DTM suits its DTZ too, but one chosen for a
@@ -715,7 +719,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     }
     if (bounds && resolve_dtm)
         for (const auto& s : dist)
-            if (s.header.metric == uint8_t(Metric::DTM)) bounds->dtm_moves[s.header.side] = resolved[s.header.side];
+            if (s.header.metric == uint8_t(Metric::DTM)) bounds->dtm_moves[s.header.side] = *resolved[s.header.side];
     return dist;
 }
 
