@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <optional>
 #include <random>
 #include <type_traits>
 
@@ -213,11 +214,8 @@ SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretc
     return {e.header.code_bits ? uint64_t(e.estimated_bytes) : 0, e.symbols.size()};
 }
 
-// The bytes of the full encoding of the stretches of a stream (what estimate_sample estimates).
-uint64_t encode_sample(const CellSource& source, const Stretches& stretches, const SectionPlan& plan) {
-    const EncodedSection e = encode_stretches(source, stretches, plan, false);
-    return e.header.code_bits ? encoded_bytes(e) : 0;
-}
+// The bytes of a full encoding (what estimate_sample estimates).
+uint64_t bytes_of(const EncodedSection& e) { return e.header.code_bits ? encoded_bytes(e) : 0; }
 
 // Samples for choosing a storage order, in rounds: each round estimates the candidates left on
 // `segments` stretches of `positions` stored positions, and keeps the smallest `keep`. The
@@ -238,20 +236,31 @@ constexpr SampleRound SAMPLE_ROUNDS[] = {
 // candidate per thread instead.
 constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
 
+// The storage order chosen for a stream, and what choosing it found out.
+struct OrderChoice {
+    StorageOrder order;
+    // The chosen order's bytes on its last sample, fully encoded, scaled to the whole stream (0
+    // if there was no choice to make).
+    uint64_t estimate_bytes = 0;
+    // The first stream encoded in `order` in full, when the last sample was the whole stream: the
+    // section itself, so that it is not encoded again.
+    std::optional<EncodedSection> whole;
+};
+
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
 // pair codec, judged by estimates on samples of each candidate order (the same stretches of
 // stored positions for every order, spread over the stream).
 // With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
-// smallest. `estimate_bytes` (if not null): the chosen order's bytes on its last sample, fully
-// encoded, scaled to the whole stream (0 if there was no choice to make).
-template <typename... CellOf>
-StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uint64_t* estimate_bytes,
-                                  CellOf... cell_of) {
+// smallest, and the estimate is of their sum.
+template <typename FirstCellOf, typename... CellOf>
+OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, FirstCellOf first_cell_of,
+                                 CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     auto estimate = [&](const StorageOrder& order, const SampleRound& round) -> uint64_t {
         const Stretches stretches = sample_stretches(n, round.segments, round.positions);
-        return (estimate_sample(in_order(order, cell_of), stretches, plan).bytes + ...);
+        return (estimate_sample(in_order(order, first_cell_of), stretches, plan).bytes + ... +
+                estimate_sample(in_order(order, cell_of), stretches, plan).bytes);
     };
     std::vector<std::pair<uint64_t, StorageOrder>> tried;
     for (const std::vector<int>& perm : all_digit_permutations(index))
@@ -276,15 +285,17 @@ StorageOrder choose_storage_order(const TableIndex& index, SectionPlan plan, uin
     // Two sides' (or two variants') streams are compared by this figure, which the cut-short
     // estimates can get wrong by more than their margin (on KBNvKR they left out the side whose
     // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it.
-    if (estimate_bytes && sampled_positions) {
+    OrderChoice choice{tried[0].second, 0, std::nullopt};
+    if (sampled_positions) {
         const Stretches stretches = sample_stretches(n, last_round->segments, last_round->positions);
         plan.threads = threads;
-        const uint64_t bytes = (encode_sample(in_order(tried[0].second, cell_of), stretches, plan) + ...);
-        *estimate_bytes = bytes * n / sampled_positions;
-    } else if (estimate_bytes) {
-        *estimate_bytes = 0;
+        EncodedSection first = encode_stretches(in_order(choice.order, first_cell_of), stretches, plan, false);
+        const uint64_t bytes = (bytes_of(first) + ... +
+                                bytes_of(encode_stretches(in_order(choice.order, cell_of), stretches, plan, false)));
+        choice.estimate_bytes = bytes * n / sampled_positions;
+        if (sampled_positions == n) choice.whole = std::move(first);
     }
-    return tried[0].second;
+    return choice;
 }
 
 // True if DTZ and DTM agree on win, draw and loss everywhere (then DTZ can be read by sign).
@@ -584,19 +595,21 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
         // encoded (both, and the smaller kept, where the samples are too close to tell).
         const bool any_promoted =
             promotions && std::any_of(promoted.begin(), promoted.end(), [](uint64_t w) { return w; });
-        StorageOrder order[2];
-        uint64_t estimate[2] = {};
+        OrderChoice choice[2];
         bool encode_way[2] = {true, any_promoted};
         for (bool with : {false, true})
             if (info.compact && encode_way[with])
-                order[with] = choose_storage_order(t.index, plan_of(with), &estimate[with], cell_of(with));
+                choice[with] = choose_storage_order(t.index, plan_of(with), cell_of(with));
+        const uint64_t estimate[2] = {choice[0].estimate_bytes, choice[1].estimate_bytes};
         if (any_promoted && estimate[0] && estimate[1]) {
             if (double(estimate[0]) > CLEARLY_LARGER * double(estimate[1])) encode_way[0] = false;
             if (double(estimate[1]) > CLEARLY_LARGER * double(estimate[0])) encode_way[1] = false;
         }
         auto encode = [&](bool with) {
-            EncodedSection e = encode_section(n, in_order(order[with], cell_of(with)), plan_of(with));
-            e.header.storage_order = order[with].field();
+            EncodedSection e = choice[with].whole
+                                   ? std::move(*choice[with].whole)
+                                   : encode_section(n, in_order(choice[with].order, cell_of(with)), plan_of(with));
+            e.header.storage_order = choice[with].order.field();
             return e;  // its codes are dropped once the section is chosen
         };
         EncodedSection& section = chosen[c];
@@ -669,16 +682,15 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // The orders first. An order that suits the exact DTM suits its DTZ too, but one chosen for a
     // resolved DTM alone may not (KQvKP's DTZ doubled): then the order is judged by both streams,
     // and the estimate is of both.
-    StorageOrder order[COLOR_NB];
-    uint64_t estimate[COLOR_NB] = {};
+    OrderChoice choice[COLOR_NB];
     for_both_sides([&](Color c) {
         if (!info.compact) return;
         const auto start = std::chrono::steady_clock::now();
         auto dtz_cell = [&](uint64_t i) {
             return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
         };
-        order[c] = resolve_dtm ? choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c), dtz_cell)
-                               : choose_storage_order(t.index, plans[c], &estimate[c], dtm_cell(c));
+        choice[c] = resolve_dtm ? choose_storage_order(t.index, plans[c], dtm_cell(c), dtz_cell)
+                                : choose_storage_order(t.index, plans[c], dtm_cell(c));
         spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     });
@@ -686,6 +698,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // it is not encoded at all (encoding both sides' DTM and DTZ was about half the writer's
     // time on KBNPvK); otherwise both are, and compared.
     bool encode_side[COLOR_NB] = {true, true};
+    const uint64_t estimate[COLOR_NB] = {choice[WHITE].estimate_bytes, choice[BLACK].estimate_bytes};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
@@ -695,11 +708,13 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     const auto encode_start = std::chrono::steady_clock::now();
     for_both_sides([&](Color c) {
         if (!encode_side[c]) return;
-        dtm[c] = encode_section(n, in_order(order[c], dtm_cell(c)), plans[c]);
+        const StorageOrder& order = choice[c].order;
+        dtm[c] =
+            choice[c].whole ? std::move(*choice[c].whole) : encode_section(n, in_order(order, dtm_cell(c)), plans[c]);
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
-        dtm[c].header.storage_order = order[c].field();
-        dtz[c] = encode_dtz(t, c, dtm[c], order[c], threads);
+        dtm[c].header.storage_order = order.field();
+        dtz[c] = encode_dtz(t, c, dtm[c], order, threads);
     });
     std::vector<EncodedSection> dist;  // DTM sections before DTZ sections, White before Black
     for (auto* sections : {&dtm, &dtz})
