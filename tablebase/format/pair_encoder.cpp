@@ -37,18 +37,13 @@ constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;
 // 65535 symbols). Each part lists what it filled, so a round
 // clears only that.
 constexpr uint32_t pair_key(uint32_t left, uint32_t right) { return left << 16 | right; }
-// Which of `workers` counts the pair: mixed, so that the pairs of a run (left == right) spread too.
-inline uint32_t pair_owner(uint32_t left, uint32_t right, uint32_t workers) {
-    const uint32_t h = (left * 0x9E3779B1u) ^ (right * 0x85EBCA77u);
-    return uint32_t((uint64_t(h ^ h >> 15) * workers) >> 32);  // a multiply, not a division (11 % of counting)
-}
-
 class PairCounts {
 public:
-    void add(uint32_t left, uint32_t right) {
+    void add(uint32_t left, uint32_t right, uint32_t n = 1) {
         if ((left | right) < DENSE) {
             const uint32_t k = left * DENSE + right;
-            if (dense_[k]++ == 0) dense_touched_.push_back(k);
+            if (dense_[k] == 0) dense_touched_.push_back(k);
+            dense_[k] += n;
             return;
         }
         const uint32_t k = pair_key(left, right);
@@ -61,7 +56,11 @@ public:
             slots_[at].key = k;
             touched_.push_back(at);
         }
-        ++slots_[at].count;
+        slots_[at].count += n;
+    }
+    // Adds the counts of `other` (another part of the stream) to these.
+    void merge(const PairCounts& other) {
+        other.for_each([&](uint32_t a, uint32_t b, uint32_t n) { add(a, b, n); });
     }
     // f(left, right, count) for every pair counted.
     template <typename F>
@@ -136,14 +135,14 @@ CountsPool& counts_pool() {
     return pool;
 }
 
-// Counts the pairs of x[0, end) that a left-to-right replacement could take: in a run "aaa"
-// the pair aa is counted once per two symbols. Worker `w` of `workers` counts only the pairs it
-// owns, over the whole stream, so the workers' counts need no merging (perf put the one-thread
-// merge of the workers' counts at 7 % of writing KBNvKR's WDL file).
-void count_pairs(const uint16_t* x, uint64_t end, PairCounts& c, uint32_t w, uint32_t workers) {
-    for (uint64_t i = 0; i + 1 < end;) {
+// Counts the pairs of x[begin, end) that a left-to-right replacement could take: in a run "aaa"
+// the pair aa is counted once per two symbols. Each worker counts a part of the stream and the
+// parts' counts are merged: when every worker read the whole stream and counted the pairs a hash
+// gave it, that hash's unpredictable branch made counting twice as slow (on KRPvKR's DTM).
+void count_pairs(const uint16_t* x, uint64_t begin, uint64_t end, PairCounts& c) {
+    for (uint64_t i = begin; i + 1 < end;) {
         const uint32_t a = x[i], b = x[i + 1];
-        if (workers == 1 || pair_owner(a, b, workers) == w) c.add(a, b);
+        c.add(a, b);
         i += (a == b && i + 2 < end && x[i + 2] == a) ? 2 : 1;
     }
 }
@@ -364,17 +363,17 @@ void build_grammar(std::vector<uint16_t>& x, uint32_t num_terminals, int threads
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
             counts[w]->clear();
-            count_pairs(x.data(), m, *counts[w], uint32_t(w), uint32_t(workers));
+            count_pairs(x.data(), part[w], std::min(m, part[w + 1] + 1), *counts[w]);  // and the pair across its end
         });
+        for (int w = 1; w < workers; ++w) counts[0]->merge(*counts[w]);
         // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
         uint32_t best = 0;
-        for (const auto& c : counts) c->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
+        counts[0]->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
         const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
         std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
-        for (const auto& c : counts)
-            c->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
-                if (n >= floor) candidates.push_back({n, pair_key(a, b)});
-            });
+        counts[0]->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
+            if (n >= floor) candidates.push_back({n, pair_key(a, b)});
+        });
         std::sort(candidates.rbegin(), candidates.rend());
         std::vector<int32_t> right_of(rules.size(), -1), new_of(rules.size(), -1);  // by left symbol
         std::vector<uint8_t> used(rules.size(), 0);
