@@ -183,6 +183,32 @@ Stretches sample_stretches(uint64_t n, uint64_t segments, uint64_t positions) {
     return out;
 }
 
+// The cells of the stored positions of `stretches` (in `order`) one after the other, over a
+// call's range of k: cell_of(index), or cell_of(index, k) for the k-th of them. `stretches` must
+// outlive the source.
+template <typename CellOf>
+CellSource in_sample(const StorageOrder& order, const Stretches& stretches, CellOf cell_of) {
+    std::vector<uint64_t> starts;  // the k of each stretch's first position
+    uint64_t total = 0;
+    for (const auto& [begin, end] : stretches) {
+        starts.push_back(total);
+        total += end - begin;
+    }
+    return [&order, &stretches, starts, cell_of](uint64_t begin, uint64_t end, Cell* out) {
+        size_t s = size_t(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+        for (uint64_t k = begin; k < end; ++s) {
+            const uint64_t stop = std::min(end, starts[s] + (stretches[s].second - stretches[s].first));
+            StorageOrder::Cursor at(order, stretches[s].first + (k - starts[s]));
+            for (; k < stop; ++k, at.next()) {
+                if constexpr (std::is_invocable_v<CellOf, uint64_t, uint64_t>)
+                    *out++ = cell_of(at.index(), k);
+                else
+                    *out++ = cell_of(at.index());
+            }
+        }
+    };
+}
+
 // Pairs Re-Pair may make when a sample is only estimated (estimate_pairs): its first stage
 // alone, the rounds that recount the whole sample. On KBBvKN's DTM and DTZ the estimates with
 // 256, 1024 and 4096 symbols ranked the orders alike, and 256 took a third of the time of 4096.
@@ -239,19 +265,23 @@ constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
 // The storage order chosen for a stream, and what choosing it found out.
 struct OrderChoice {
     StorageOrder order;
-    // The chosen order's bytes on its last sample, fully encoded, scaled to the whole stream (0
-    // if there was no choice to make).
+    // The last round's sample (stored positions; empty if there was no choice to make), and the
+    // first stream on it in `order`, encoded in full.
+    Stretches sample;
+    uint64_t sample_positions = 0;
+    std::optional<EncodedSection> first_sample;
+    // first_sample's bytes scaled to the whole stream (0 if there was no choice to make).
     uint64_t estimate_bytes = 0;
-    // The first stream encoded in `order` in full, when the last sample was the whole stream: the
-    // section itself, so that it is not encoded again.
-    std::optional<EncodedSection> whole;
+    // Whether the sample is the whole stream: then first_sample is the section itself, not to be
+    // encoded again.
+    bool whole(uint64_t n) const { return first_sample && sample_positions == n; }
 };
 
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
 // pair codec, judged by estimates on samples of each candidate order (the same stretches of
 // stored positions for every order, spread over the stream).
 // With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
-// smallest, and the estimate is of their sum.
+// smallest; only the first is encoded in full on the last sample.
 template <typename FirstCellOf, typename... CellOf>
 OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, FirstCellOf first_cell_of,
                                  CellOf... cell_of) {
@@ -285,15 +315,14 @@ OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Firs
     // Two sides' (or two variants') streams are compared by this figure, which the cut-short
     // estimates can get wrong by more than their margin (on KBNvKR they left out the side whose
     // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it.
-    OrderChoice choice{tried[0].second, 0, std::nullopt};
+    OrderChoice choice;
+    choice.order = tried[0].second;
     if (sampled_positions) {
-        const Stretches stretches = sample_stretches(n, last_round->segments, last_round->positions);
+        choice.sample = sample_stretches(n, last_round->segments, last_round->positions);
+        choice.sample_positions = sampled_positions;
         plan.threads = threads;
-        EncodedSection first = encode_stretches(in_order(choice.order, first_cell_of), stretches, plan, false);
-        const uint64_t bytes = (bytes_of(first) + ... +
-                                bytes_of(encode_stretches(in_order(choice.order, cell_of), stretches, plan, false)));
-        choice.estimate_bytes = bytes * n / sampled_positions;
-        if (sampled_positions == n) choice.whole = std::move(first);
+        choice.first_sample = encode_stretches(in_order(choice.order, first_cell_of), choice.sample, plan, false);
+        choice.estimate_bytes = bytes_of(*choice.first_sample) * n / sampled_positions;
     }
     return choice;
 }
@@ -318,11 +347,14 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
 // the stream like the storage orders' samples).
 constexpr uint64_t DTZ_SAMPLE_SEGMENTS = 64, DTZ_SAMPLE_POSITIONS = 65536;
 
-// DTZ of one side: the cheapest of three ways to read it (directly, through the DTM's sign
-// where draws need nothing stored, through the DTM's whole code), judged on a sample.
-EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, const StorageOrder& order,
-                          int threads) {
-    const uint64_t n = t.index.size();
+// DTZ of one side, stored in the order of its DTM section `dtm`: the cheapest of three ways to
+// read it (directly, through the DTM's sign where draws need nothing stored, through the DTM's
+// whole code), judged by estimates on `estimate_on`. The cells are source_of(cell_of), over
+// `positions` of them (the whole stream, or a sample of it that `dtm` was encoded on); cell_of
+// takes an index and the position in `dtm`.
+template <typename SourceOf>
+EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, uint64_t positions,
+                          const Stretches& estimate_on, SourceOf source_of, int threads) {
     const auto& dtz = t.dtz[c];
     const auto& dtmv = t.dtm[c];
     struct Option {
@@ -334,11 +366,11 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     // Stored in the DTM's order, so that the DTM code of a stored position is at the same place.
     // A draw's DTZ is not stored: the reader answers a draw wherever the DTM is one.
     options.push_back(
-        {Context::NONE, 1, in_order(order, [&](uint64_t i) {
+        {Context::NONE, 1, source_of([&](uint64_t i) {
              return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
          })});
     // DTM and DTZ agree on win, draw and loss (write_table_files checks it).
-    options.push_back({Context::DTM_SIGN, 3, in_order(order, [&](uint64_t i) {
+    options.push_back({Context::DTM_SIGN, 3, source_of([&](uint64_t i) {
                            const Value m = dtmv[i];
                            return m == VALUE_ILLEGAL || is_draw(m)
                                       ? Cell{Cell::FREE, 0, 1}
@@ -350,7 +382,7 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
     if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
         options.push_back(
-            {Context::DTM_CODE, dtm.header.num_symbols, in_order(order, [&](uint64_t i, uint64_t j) {
+            {Context::DTM_CODE, dtm.header.num_symbols, source_of([&](uint64_t i, uint64_t j) {
                  if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
                  const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
                  return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
@@ -366,19 +398,17 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     };
     // Every option is estimated on the same sample (a symbol costs two bytes of the header);
     // only the best one is encoded.
-    const Stretches sample = sample_stretches(n, DTZ_SAMPLE_SEGMENTS, DTZ_SAMPLE_POSITIONS);
     size_t best = 0;
     uint64_t best_bytes = 0;
     for (size_t k = 0; k < options.size(); ++k) {
-        const SampleEstimate e = estimate_sample(options[k].source, sample, plan_for(options[k]));
+        const SampleEstimate e = estimate_sample(options[k].source, estimate_on, plan_for(options[k]));
         const uint64_t bytes = e.bytes + 2 * e.symbols;
         if (k == 0 || bytes < best_bytes) {
             best = k;
             best_bytes = bytes;
         }
     }
-    EncodedSection s = encode_section(n, options[best].source, plan_for(options[best]));
-    s.header.storage_order = order.field();
+    EncodedSection s = encode_section(positions, options[best].source, plan_for(options[best]));
     s.codes.clear();
     s.codes.shrink_to_fit();
     return s;
@@ -606,8 +636,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             if (double(estimate[1]) > CLEARLY_LARGER * double(estimate[0])) encode_way[1] = false;
         }
         auto encode = [&](bool with) {
-            EncodedSection e = choice[with].whole
-                                   ? std::move(*choice[with].whole)
+            EncodedSection e = choice[with].whole(n)
+                                   ? std::move(*choice[with].first_sample)
                                    : encode_section(n, in_order(choice[with].order, cell_of(with)), plan_of(with));
             e.header.storage_order = choice[with].order.field();
             return e;  // its codes are dropped once the section is chosen
@@ -694,28 +724,50 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     });
-    // One side to store: where the samples of DTM and DTZ together show one side clearly larger,
-    // it is not encoded at all (encoding both sides' DTM and DTZ was about half the writer's
-    // time on KBNPvK); otherwise both are, and compared.
+    // Each side's DTM and DTZ on its order's last sample, in full and as they would be stored: a
+    // side whose sample is clearly larger is not encoded at all (encoding both sides' DTM and DTZ
+    // was about half the writer's time on KBNPvK). The DTZ's way of being read counts: on
+    // KRPvKR's samples the sides' DTM and a DTZ read directly were 10 % apart, as stored 30 %.
+    // Where the sample is the whole stream, its sections are the sections.
+    std::array<EncodedSection, COLOR_NB> dtm, dtz;
+    bool encoded[COLOR_NB] = {};
+    uint64_t estimate[COLOR_NB] = {};
+    for_both_sides([&](Color c) {
+        OrderChoice& ch = choice[c];
+        if (!ch.first_sample || (!ch.whole(n) && !resolve_dtm)) return;  // no side to leave out
+        EncodedSection& d = *ch.first_sample;
+        if (resolve_dtm)
+            for (uint16_t& s : d.symbols) s = value_of_key(s);
+        const Stretches whole_sample{{0, ch.sample_positions}};
+        EncodedSection z = encode_dtz(
+            t, c, d, ch.sample_positions, whole_sample,
+            [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of); }, threads);
+        estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
+        if (ch.whole(n)) {
+            dtm[c] = std::move(d);
+            dtz[c] = std::move(z);
+            encoded[c] = true;
+        }
+    });
     bool encode_side[COLOR_NB] = {true, true};
-    const uint64_t estimate[COLOR_NB] = {choice[WHITE].estimate_bytes, choice[BLACK].estimate_bytes};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
     }
     // Each side's DTM, then its DTZ (which may take the DTM's codes as its context).
-    std::array<EncodedSection, COLOR_NB> dtm, dtz;
     const auto encode_start = std::chrono::steady_clock::now();
     for_both_sides([&](Color c) {
-        if (!encode_side[c]) return;
+        if (!encode_side[c] || encoded[c]) return;
         const StorageOrder& order = choice[c].order;
-        dtm[c] =
-            choice[c].whole ? std::move(*choice[c].whole) : encode_section(n, in_order(order, dtm_cell(c)), plans[c]);
+        dtm[c] = encode_section(n, in_order(order, dtm_cell(c)), plans[c]);
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
-        dtm[c].header.storage_order = order.field();
-        dtz[c] = encode_dtz(t, c, dtm[c], order, threads);
+        dtz[c] = encode_dtz(
+            t, c, dtm[c], n, sample_stretches(n, DTZ_SAMPLE_SEGMENTS, DTZ_SAMPLE_POSITIONS),
+            [&](auto cell_of) { return in_order(order, cell_of); }, threads);
     });
+    for (Color c : {WHITE, BLACK})
+        if (encode_side[c]) dtm[c].header.storage_order = dtz[c].header.storage_order = choice[c].order.field();
     std::vector<EncodedSection> dist;  // DTM sections before DTZ sections, White before Black
     for (auto* sections : {&dtm, &dtz})
         for (Color c : {WHITE, BLACK})
