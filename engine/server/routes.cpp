@@ -34,6 +34,10 @@ HttpResponse error_response(int status, std::string_view message) {
     return r;
 }
 
+HttpResponse target_too_long() {
+    return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
+}
+
 HttpResponse standard_reply(const tb::Tablebases& tables, const std::string& fen_param) {
     if (fen_param.empty()) return error_response(400, "missing parameter: fen");
     std::string fen = fen_param;
@@ -81,11 +85,11 @@ std::string query_value(std::string_view query, std::string_view key) {
 }
 
 HttpResponse route(const tb::Tablebases& tables, std::string_view method, std::string_view target) {
-    if (target.size() > MAX_TARGET_LENGTH)
-        return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
+    if (target.size() > MAX_TARGET_LENGTH) return target_too_long();
     const size_t question = target.find('?');
     const std::string_view path = target.substr(0, question);
-    const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    const std::string_view query =
+        question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     std::string decoded_path;
     if (!percent_decode(path, &decoded_path, false)) return error_response(400, "malformed escape in the path");
     const bool get = method == "GET" || method == "HEAD";
