@@ -147,9 +147,7 @@ private:
     }
 
     void answer_request() {
-        const auto& req = parser_->get();
-        if (req.version() != 10 && req.version() != 11)
-            return fail(505, "HTTP version not supported (HTTP/1.0 and HTTP/1.1 only)");
+        const auto& req = parser_->get();  // HTTP/1.0 or 1.1: the parser refuses other versions
         const bool head = req.method() == http::verb::head;
         const auto method = req.method_string();
         const auto target = req.target();
