@@ -430,7 +430,8 @@ def main():
     finally:
         server.terminate()
         try:
-            server.wait(timeout=10)
+            # 0: stopped cleanly (in the sanitize build: no leak or error reported either).
+            check(server.wait(timeout=10) == 0, "the server's exit status is %r" % server.returncode)
         except subprocess.TimeoutExpired:
             server.kill()
             check(False, "the server did not stop on SIGTERM")
