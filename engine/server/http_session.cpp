@@ -74,8 +74,8 @@ private:
     void on_deadline() {
         if (!socket_.is_open()) return;
         if (phase_ != Phase::Request) return close_now();
-        // The request is not whole in time: the pending read ends (operation_aborted) and
-        // on_request() answers 408.
+        // The request is not whole in time: the pending read ends (operation_aborted) and its
+        // handler in parse() answers 408.
         timed_out_ = true;
         error_code ignored;
         socket_.cancel(ignored);
