@@ -7,7 +7,7 @@
 //   tb-load [--pythia B] [--baseline B] [--dir D] [--clients C] [--requests N] [--min-pieces J]
 //           [--max-pieces K] [--threads T] [--baseline-threads T] [--seed S] [--positions P]
 //           [--port P] [--warmup W] [--rate R] [--slow N] [--slow-addresses A]
-//           [--slow-interval S]
+//           [--slow-interval S] [--rounds K]
 // --port: drive a server already running on that loopback port instead (no memory figures).
 // --rate R: open loop, R requests/s in all: request i is due at start + i/R, and its latency is
 // counted from that moment, so a reply that keeps its client waiting also delays (and is charged
@@ -25,6 +25,9 @@
 // side. --threads T is passed to the server under test only if given (else its default);
 // the baseline gets --baseline-threads (default C + N + 8: a server that holds a thread per
 // open connection needs that many).
+// --rounds K: K runs of each binary, alternating (baseline, binary, baseline, ...), and the
+// medians of their requests/s and p99: on a shared machine the load of other jobs moves from
+// one run to the next.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <httplib.h>
@@ -68,6 +71,7 @@ struct Options {
     double rate = 0;  // requests per second in all (open loop); 0: closed loop
     int slow = 0, slow_addresses = 16;
     double slow_interval = 2.0;
+    int rounds = 1;
     uint64_t seed = 1;
 };
 
@@ -422,12 +426,14 @@ int main(int argc, char** argv) {
             o.slow_addresses = std::stoi(next());
         else if (a == "--slow-interval")
             o.slow_interval = std::stod(next());
+        else if (a == "--rounds")
+            o.rounds = std::max(1, std::stoi(next()));
         else {
             std::fprintf(stderr,
                          "usage: tb-load [--pythia B] [--baseline B] [--dir D] [--clients C] [--requests N] "
                          "[--min-pieces J] [--max-pieces K] [--threads T] [--baseline-threads T] [--seed S] "
                          "[--positions P] [--port P] [--warmup W] [--rate R] [--slow N] [--slow-addresses A] "
-                         "[--slow-interval S]\n");
+                         "[--slow-interval S] [--rounds K]\n");
             return 2;
         }
     }
@@ -438,18 +444,31 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (o.warmup > 0) std::printf("%ld warm-up requests first, not measured\n", o.warmup);
-    std::vector<Result> results;
-    if (!o.baseline.empty() && !o.port) results.push_back(run(o, o.baseline, o.baseline_threads, targets));
-    results.push_back(run(o, o.pythia, o.threads, targets));
+    std::vector<Result> base, tested;
     long errors = 0;
-    for (const Result& r : results) {
-        print(o, r);
-        errors += r.errors;
+    for (int round = 0; round < o.rounds; ++round) {
+        if (!o.baseline.empty() && !o.port) {
+            base.push_back(run(o, o.baseline, o.baseline_threads, targets));
+            print(o, base.back());
+            errors += base.back().errors;
+        }
+        tested.push_back(run(o, o.pythia, o.threads, targets));
+        print(o, tested.back());
+        errors += tested.back().errors;
     }
-    if (results.size() == 2) {
-        const Result &b = results[0], &n = results[1];
-        std::printf("against the baseline: %.2f times its requests/s; p99 %.2f ms against %.2f ms\n",
-                    (double(n.requests) / n.seconds) / (double(b.requests) / b.seconds), n.p99, b.p99);
-    }
+    auto median = [](const std::vector<Result>& rs, auto field) {
+        std::vector<double> v;
+        for (const Result& r : rs) v.push_back(field(r));
+        return percentile(v, 0.5);
+    };
+    auto rate = [](const Result& r) { return double(r.requests) / r.seconds; };
+    auto p99 = [](const Result& r) { return r.p99; };
+    if (o.rounds > 1)
+        std::printf("median of %d rounds: %s %.0f requests/s, p99 %.2f ms\n", o.rounds, o.pythia.c_str(),
+                    median(tested, rate), median(tested, p99));
+    if (!base.empty())
+        std::printf("%s%s %.0f requests/s, p99 %.2f ms; %.2f times the baseline's requests/s\n",
+                    o.rounds > 1 ? "median of the baseline's rounds: " : "the baseline: ", o.baseline.c_str(),
+                    median(base, rate), median(base, p99), median(tested, rate) / median(base, rate));
     return errors == 0 ? 0 : 1;
 }
