@@ -60,10 +60,10 @@ constexpr Command COMMANDS[] = {
     {"tb", "serve",
      "[--dir D] [--bind HOST:PORT] [--threads N] [--max-connections N] [--max-per-address N] "
      "[--request-timeout S] [--idle-timeout S]",
-     "the tables over HTTP (default 127.0.0.1:9000, 4 threads): the explorer page at /,\n"
-     "the lichess tablebase API at /standard?fen=...; prints its URL. Limits (defaults\n"
-     "for a public address): 4096 connections, 128 per client address, a request whole\n"
-     "within 10 s (else 408), idle connections closed after 30 s",
+     "the tables over HTTP (default 127.0.0.1:9000, two threads per core, at least 4):\n"
+     "the explorer page at /, the lichess tablebase API at /standard?fen=...; prints its\n"
+     "URL. Limits (defaults for a public address): 4096 connections, 128 per client\n"
+     "address, a request whole within 10 s (else 408), idle connections closed after 30 s",
      tb_serve_command},
     {"", "datagen",
      "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",

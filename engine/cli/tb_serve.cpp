@@ -3,6 +3,7 @@
 // lichess tablebase API at /standard and the explorer page at / (engine/server/README.md).
 #include <pthread.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <string>
@@ -19,7 +20,10 @@ namespace pythia::cli {
 
 int tb_serve_command(const Args& args) {
     std::string dir = default_tablebase_dir().string(), bind = "127.0.0.1:9000";
-    int threads = 4;
+    // Threads carry the connections and answer the requests (microseconds each); more than the
+    // cores, so that a probe waiting for the disk (a table's first probe opens and checks it)
+    // holds one of several.
+    int threads = std::max(4, 2 * int(std::thread::hardware_concurrency()));
     server::ServerLimits limits;
     for (size_t i = 0; i < args.size(); ++i) {
         auto value = [&](const char* what) {
