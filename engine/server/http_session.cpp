@@ -237,7 +237,7 @@ private:
 void serve_connection(tcp::socket socket, ConnectionCaps::Slot slot, const tb::Tablebases& tables,
                       const ServerLimits& limits) {
     auto session = std::make_shared<Session>(std::move(socket), std::move(slot), tables, limits);
-    // Started on the connection's strand, like every later handler of it.
+    // Started on the connection's event loop, like every later handler of it.
     asio::dispatch(session->executor(), [session] { session->start(); });
 }
 

@@ -14,7 +14,8 @@ constexpr size_t MAX_HEADER_BYTES = 8192;
 constexpr size_t MAX_BODY_BYTES = 4096;
 
 // Serves `socket` until it closes (a session that owns itself through its pending operations;
-// every handler of one connection runs on the socket's strand). A refused slot gets 503 at once.
+// every handler of one connection runs on the socket's event loop, which one thread runs). A
+// refused slot gets 503 at once.
 void serve_connection(boost::asio::ip::tcp::socket socket, ConnectionCaps::Slot slot, const tb::Tablebases& tables,
                       const ServerLimits& limits);
 

@@ -4,10 +4,11 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <mutex>
 #include <vector>
 
 #include "engine/server/connection_caps.h"
@@ -54,6 +55,11 @@ std::string address_key_of(const asio::ip::address& a) {
 
 }  // namespace
 
+// One event loop per thread, each run by its own thread alone: a connection lives on one loop
+// from accept to close, so its handlers never wait for or wake another thread (with one loop
+// shared by all threads, every event handed work across threads through futexes, and a burst
+// of a few hundred slow clients timing out at once cost a hundred milliseconds). The listening
+// socket is on the first loop, which deals the accepted connections out in turn.
 struct TablebaseServer::Impl {
     Impl(const tb::Tablebases& t, const ServerLimits& l)
         : tables(t), limits(l), caps(l.max_connections, l.max_per_address) {}
@@ -61,13 +67,20 @@ struct TablebaseServer::Impl {
     const tb::Tablebases& tables;
     const ServerLimits& limits;
     ConnectionCaps caps;
-    // Destroyed before the caps: the sessions its pending handlers own give their places back.
-    asio::io_context io;
-    tcp::acceptor acceptor{io};
-    asio::steady_timer retry{io};
+    // The loops are destroyed before the caps: the sessions their pending handlers own give
+    // their places back. `first` before `more`: its pending accept holds a socket of one of them.
+    std::vector<std::unique_ptr<asio::io_context>> more;  // made by run(), one per further thread
+    std::vector<asio::io_context*> loops;                 // first and more, in turn for new connections
+    size_t next_loop = 0;
+    std::mutex mutex;  // stop() against run() making the loops
+    bool stopped = false;
+    asio::io_context first{1};
+    tcp::acceptor acceptor{first};
+    asio::steady_timer retry{first};
 
     void accept() {
-        acceptor.async_accept(asio::make_strand(io), [this](error_code ec, tcp::socket socket) {
+        asio::io_context& loop = *loops[next_loop++ % loops.size()];
+        acceptor.async_accept(loop, [this](error_code ec, tcp::socket socket) {
             if (!acceptor.is_open()) return;
             if (ec) {
                 // Out of file descriptors or of kernel memory: wait a moment instead of spinning.
@@ -94,6 +107,19 @@ struct TablebaseServer::Impl {
         socket.set_option(tcp::no_delay(true), ec);  // small answers: no Nagle delay
         serve_connection(std::move(socket), std::move(slot), tables, limits);
     }
+
+    // Runs `loop` until stop(). A handler that throws (a bug; route()'s exceptions are answered
+    // 500) costs its connection, not the server.
+    static void serve(asio::io_context& loop) {
+        for (;;) {
+            try {
+                loop.run();
+                return;
+            } catch (const std::exception& e) {
+                spdlog::error("tb serve: {}", e.what());
+            }
+        }
+    }
 };
 
 TablebaseServer::TablebaseServer(const tb::Tablebases& tables, const ServerLimits& limits)
@@ -107,7 +133,7 @@ TablebaseServer::~TablebaseServer() { stop(); }
 
 bool TablebaseServer::bind(const std::string& host, int port, std::string* error) {
     error_code ec;
-    tcp::resolver resolver(impl_->io);
+    tcp::resolver resolver(impl_->first);
     const auto endpoints =
         resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     tcp::acceptor& acceptor = impl_->acceptor;
@@ -131,23 +157,22 @@ bool TablebaseServer::bind(const std::string& host, int port, std::string* error
 }
 
 void TablebaseServer::run(int threads) {
-    if (!impl_->acceptor.is_open()) return;
-    impl_->accept();
-    auto serve = [this] {
-        // A handler that throws (a bug; route()'s exceptions are answered 500) costs its
-        // connection, not the server.
-        for (;;) {
-            try {
-                impl_->io.run();
-                return;
-            } catch (const std::exception& e) {
-                spdlog::error("tb serve: {}", e.what());
-            }
+    Impl& m = *impl_;
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+    {
+        std::lock_guard lock(m.mutex);
+        if (m.stopped || !m.acceptor.is_open() || !m.loops.empty()) return;
+        m.loops.push_back(&m.first);
+        for (int i = 1; i < threads; ++i) {
+            m.more.push_back(std::make_unique<asio::io_context>(1));
+            m.loops.push_back(m.more.back().get());
+            keep_running.push_back(asio::make_work_guard(*m.more.back()));  // no connection yet: wait
         }
-    };
+    }
+    m.accept();
     std::vector<std::thread> more;
-    for (int i = 1; i < threads; ++i) more.emplace_back(serve);
-    serve();
+    for (auto& loop : m.more) more.emplace_back([&loop] { Impl::serve(*loop); });
+    Impl::serve(m.first);
     for (auto& t : more) t.join();
 }
 
@@ -156,7 +181,12 @@ void TablebaseServer::start(int threads) {
 }
 
 void TablebaseServer::stop() {
-    impl_->io.stop();
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stopped = true;
+        impl_->first.stop();
+        for (auto& loop : impl_->more) loop->stop();
+    }
     if (thread_.joinable()) thread_.join();
 }
 
