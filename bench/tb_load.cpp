@@ -1,8 +1,8 @@
 // tb-load: a load test of `pythia tb serve` on loopback. Starts the server (the given binary,
 // over the given tables, on a free port), then C clients, each a thread with one kept-alive
 // connection, send N requests of random legal positions of the tables' materials between them.
-// Prints requests/s, latency percentiles, errors, and the server's memory (RSS) after start,
-// after the first tenth of the requests and at the end.
+// Prints requests/s, latency percentiles, errors, the server's CPU time per request, and its
+// memory (RSS) after start, after the first tenth of the requests and at the end.
 //
 //   tb-load [--pythia B] [--baseline B] [--dir D] [--clients C] [--requests N] [--min-pieces J]
 //           [--max-pieces K] [--threads T] [--baseline-threads T] [--seed S] [--positions P]
@@ -47,6 +47,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -81,11 +82,28 @@ struct Result {
     long requests = 0, errors = 0, unknown = 0;
     double seconds = 0, p50 = 0, p90 = 0, p99 = 0, worst = 0;
     long rss_start = -1, rss_tenth = -1, rss_end = -1;
+    double cpu = -1;  // the server's CPU seconds over the measured requests
     // The slow connections: opened in all, closed by the server with 408, with 503, or without
     // an answer; open on average over the measured time.
     long slow_opened = 0, slow_408 = 0, slow_503 = 0, slow_closed = 0;
     double slow_open_mean = 0;
 };
+
+// The CPU seconds (user and system) the process has used so far.
+double cpu_seconds(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');  // after the command name, which may hold spaces
+    if (close == std::string::npos) return -1;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string f;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> f; ++i) {
+        if (i == 14) utime = std::stoull(f);
+        if (i == 15) stime = std::stoull(f);
+    }
+    return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
+}
 
 long rss_kib(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -301,6 +319,7 @@ Result run(const Options& o, const std::string& binary, int threads, const std::
     slow.wait_open();
     slow.measure();
     r.rss_start = server ? rss_kib(server) : -1;
+    const double cpu_start = server ? cpu_seconds(server) : -1;
     std::atomic<long> rss_tenth{-1};
 
     std::atomic<long> next{0}, errors{0}, unknown{0};
@@ -338,6 +357,7 @@ Result run(const Options& o, const std::string& binary, int threads, const std::
     for (auto& t : clients) t.join();
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     r.rss_end = server ? rss_kib(server) : -1;
+    if (server) r.cpu = cpu_seconds(server) - cpu_start;
     r.rss_tenth = rss_tenth;
     slow.stop();
     slow.add_to(r);
@@ -366,6 +386,8 @@ void print(const Options& o, const Result& r) {
         o.rate > 0 ? ("open loop, " + std::to_string(long(o.rate)) + " requests/s offered").c_str()
                    : "closed loop: as fast as the server answers");
     std::printf("  latency: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms\n", r.p50, r.p90, r.p99, r.worst);
+    if (r.cpu >= 0)
+        std::printf("  server CPU: %.1f s, %.1f us a request\n", r.cpu, 1e6 * r.cpu / double(std::max(r.requests, 1L)));
     std::printf("  errors: %ld (no answer, not 200, or not the JSON); answers without a value (unknown): %ld\n",
                 r.errors, r.unknown);
     if (o.slow > 0)
@@ -463,12 +485,14 @@ int main(int argc, char** argv) {
     };
     auto rate = [](const Result& r) { return double(r.requests) / r.seconds; };
     auto p99 = [](const Result& r) { return r.p99; };
+    auto cpu = [](const Result& r) { return 1e6 * r.cpu / double(std::max(r.requests, 1L)); };
     if (o.rounds > 1)
-        std::printf("median of %d rounds: %s %.0f requests/s, p99 %.2f ms\n", o.rounds, o.pythia.c_str(),
-                    median(tested, rate), median(tested, p99));
+        std::printf("median of %d rounds: %s %.0f requests/s, p99 %.2f ms, server CPU %.1f us a request\n", o.rounds,
+                    o.pythia.c_str(), median(tested, rate), median(tested, p99), median(tested, cpu));
     if (!base.empty())
-        std::printf("%s%s %.0f requests/s, p99 %.2f ms; %.2f times the baseline's requests/s\n",
-                    o.rounds > 1 ? "median of the baseline's rounds: " : "the baseline: ", o.baseline.c_str(),
-                    median(base, rate), median(base, p99), median(tested, rate) / median(base, rate));
+        std::printf(
+            "%s%s %.0f requests/s, p99 %.2f ms, server CPU %.1f us a request; %.2f times the baseline's requests/s\n",
+            o.rounds > 1 ? "median of the baseline's rounds: " : "the baseline: ", o.baseline.c_str(),
+            median(base, rate), median(base, p99), median(base, cpu), median(tested, rate) / median(base, rate));
     return errors == 0 ? 0 : 1;
 }
