@@ -57,11 +57,15 @@ constexpr Command COMMANDS[] = {
      "one line each in the lichess tablebase API's JSON with the FEN first, the\n"
      "halfmove clock counted (engine/server/README.md)",
      tb_probe_command},
-    {"tb", "serve", "[--dir D] [--syzygy S] [--bind HOST:PORT] [--threads N]",
-     "the tables over HTTP (default 127.0.0.1:9000, 64 connections at a time): the\n"
-     "explorer page at /, the lichess tablebase API at /standard?fen=... and\n"
-     "/standard/mainline?fen=..., what the tables cover at /tables; --syzygy S:\n"
-     "Syzygy files answer (WDL, DTZ50) what Pythia's tables do not hold; prints its URL",
+    {"tb", "serve",
+     "[--dir D] [--syzygy S] [--bind HOST:PORT] [--threads N] [--max-connections N] [--max-per-address N] "
+     "[--request-timeout S] [--idle-timeout S]",
+     "the tables over HTTP (default 127.0.0.1:9000, two threads per core, at least 4):\n"
+     "the explorer page at /, the lichess tablebase API at /standard?fen=... and\n"
+     "/standard/mainline?fen=..., what the tables cover at /tables; --syzygy S: Syzygy\n"
+     "files answer (WDL, DTZ50) what Pythia's tables do not hold; prints its URL. Limits\n"
+     "(defaults for a public address): 4096 connections, 128 per client address, a\n"
+     "request whole within 10 s (else 408), idle connections closed after 30 s",
      tb_serve_command},
     {"", "datagen",
      "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",

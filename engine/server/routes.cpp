@@ -36,6 +36,10 @@ HttpResponse error_response(int status, std::string_view message) {
     return r;
 }
 
+HttpResponse target_too_long() {
+    return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
+}
+
 namespace {
 
 // The query's position, or the 400 that says why there is none.
@@ -110,8 +114,7 @@ std::string query_value(std::string_view query, std::string_view key) {
 }
 
 HttpResponse route(const TableSources& tables, std::string_view method, std::string_view target) {
-    if (target.size() > MAX_TARGET_LENGTH)
-        return error_response(414, "request too long (at most " + std::to_string(MAX_TARGET_LENGTH) + " bytes)");
+    if (target.size() > MAX_TARGET_LENGTH) return target_too_long();
     const size_t question = target.find('?');
     const std::string_view path = target.substr(0, question);
     const std::string_view query =

@@ -37,6 +37,10 @@ bool percent_decode(std::string_view value, std::string* out, bool plus_is_space
 // The decoded value of `key` in the query string `query` (without '?'); empty if it is absent.
 std::string query_value(std::string_view query, std::string_view key);
 
+// The answer to a request target longer than MAX_TARGET_LENGTH (route()'s, and the transport's
+// for one longer than it reads at all).
+HttpResponse target_too_long();
+
 // The answer to `method` `target` (the request line's second word: path and query).
 HttpResponse route(const TableSources& tables, std::string_view method, std::string_view target);
 

@@ -1,11 +1,17 @@
 // `tb serve`'s HTTP endpoints, in process on a free loopback port: the JSON of /standard, the
 // explorer's files, the errors (400, 404, 414), many clients at once, a table file corrupted
-// while the server runs.
+// while the server runs, the request deadline. (Attacks on the transport:
+// test_server_attacks.py.)
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -188,4 +194,41 @@ TEST_CASE("tb serve keeps serving the other tables when a table file is corrupte
     REQUIRE(last);
     CHECK(last->status == 200);
     CHECK(Json::parse(last->body)["category"] == "win");
+}
+
+TEST_CASE("tb serve closes a request that is not whole by its deadline with 408", "[server][http][limits]") {
+    tb::Tablebases tables;
+    tables.set_paths(test::test_tables_dir().string());
+    ServerLimits limits;
+    limits.request_deadline = std::chrono::milliseconds(300);
+    TablebaseServer server(tables, limits);
+    REQUIRE(server.bind("127.0.0.1", 0, nullptr));
+    server.start(2);
+    // A raw connection that sends half a request and then nothing.
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(uint16_t(server.port()));
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    const std::string half = "GET /standard?fen=8/8/8/8/8/8/1k6/R6K_w_-_-_0_1 HTTP/1.1\r\nHost: x\r\n";
+    REQUIRE(send(fd, half.data(), half.size(), 0) == ssize_t(half.size()));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string answer;
+    char buf[4096];
+    for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) answer.append(buf, size_t(n));  // until closed
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    close(fd);
+    INFO(answer);
+    CHECK_THAT(answer, Catch::StartsWith("HTTP/1.1 408 "));
+    CHECK_THAT(answer, Catch::Contains("Connection: close"));
+    CHECK_THAT(answer, Catch::EndsWith("{\"error\":\"request not complete within 300 ms\"}"));
+    CHECK(seconds >= 0.25);
+    CHECK(seconds < 3);
+    // Others are served as before.
+    httplib::Client c("127.0.0.1", server.port());
+    auto res = c.Get("/standard?fen=8/8/8/8/8/8/1k6/R6K_w_-_-_0_1");
+    REQUIRE(res);
+    CHECK(res->status == 200);
 }
