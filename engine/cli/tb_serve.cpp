@@ -58,6 +58,18 @@ int tb_serve_command(const Args& args) {
     if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
     const int port = parse_number("the port of --bind", bind.substr(colon + 1), 0, 65535);
 
+    // Ctrl-C and SIGTERM are taken by a thread of their own (sigwait), which stops the server:
+    // nothing runs inside a signal handler. Blocked before any thread starts (the tables' and
+    // the server's), so that every thread inherits the mask; and no longer ignored, as they are
+    // in a job started in the background by a shell.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
     tb::Tablebases tables;
     for (const std::string& message : tables.set_paths(dir)) spdlog::info("tb serve: {}", message);
     tables.build_checkpoints_at_open(true);  // a server probes DTM often: worth the time at open
@@ -75,14 +87,6 @@ int tb_serve_command(const Args& args) {
         spdlog::error("tb serve: {}", error);
         return EXIT_FAILED;
     }
-    // Ctrl-C and SIGTERM are taken by a thread of their own (sigwait), which stops the server:
-    // nothing runs inside a signal handler. Blocked here, before the server's threads start, so
-    // that they inherit the mask.
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGINT);
-    sigaddset(&stop_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
     std::thread stopper([&] {
         int signal = 0;
         sigwait(&stop_signals, &signal);
