@@ -17,18 +17,8 @@ using Json = nlohmann::json;
 
 namespace {
 
-const tb::Tablebases& test_tables() {
-    static tb::Tablebases tables;
-    static bool loaded = [] {
-        tables.set_paths(test::test_tables_dir().string());
-        return true;
-    }();
-    (void)loaded;
-    return tables;
-}
-
 Json answer(const std::string& fen) {
-    return Json::parse(to_json(lichess_response(test_tables(), test::position(fen))));
+    return Json::parse(to_json(lichess_response(test::test_tablebases(), test::position(fen))));
 }
 
 // lila-tablebase's PositionInfo fields and their JSON types ("int?" an integer or null).
@@ -78,7 +68,7 @@ void check_values(const Json& j, const Position& pos) {
     CHECK(j["checkmate"] == (no_moves && pos.in_check()));
     CHECK(j["stalemate"] == (no_moves && !pos.in_check()));
     if (no_moves || pos.has_insufficient_material()) return;
-    const auto r = test_tables().probe(pos);
+    const auto r = test::test_tablebases().probe(pos);
     REQUIRE(r);
     CHECK(opt(j["dtm"]) == signed_value(r->dtm));
     CHECK(opt(j["dtz"]) == signed_value(r->dtz));
@@ -191,7 +181,7 @@ TEST_CASE("lichess JSON lists the moves best first in lila-tablebase's order", "
 
 TEST_CASE("lichess JSON reads back what it writes", "[server][json]") {
     const Position pos = test::position("8/8/8/8/8/2k5/8/K6Q b - - 0 1");
-    const LichessResponse r = lichess_response(test_tables(), pos);
+    const LichessResponse r = lichess_response(test::test_tablebases(), pos);
     std::string error;
     const auto back = parse_lichess_json(to_json(r), pos, &error);
     REQUIRE(back);

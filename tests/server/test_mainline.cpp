@@ -16,17 +16,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-const tb::Tablebases& test_tables() {
-    static tb::Tablebases tables;
-    static const bool loaded = [] {
-        tables.set_paths(test::test_tables_dir().string());
-        return true;
-    }();
-    (void)loaded;
-    return tables;
-}
-
-HttpResponse get(const std::string& target) { return route(test_tables(), "GET", target); }
+HttpResponse get(const std::string& target) { return route(test::test_tablebases(), "GET", target); }
 
 Json mainline_of(const std::string& fen) {
     std::string param = fen;

@@ -56,16 +56,6 @@ struct SyzygyFiles {
     const tb::SyzygyTables* get() const { return &tb::SyzygyTables::instance(); }
 };
 
-const tb::Tablebases& test_tables() {
-    static tb::Tablebases tables;
-    static const bool loaded = [] {
-        tables.set_paths(test::test_tables_dir().string());
-        return true;
-    }();
-    (void)loaded;
-    return tables;
-}
-
 // Random positions of 3 and 4 pieces (each side to move), and some with an en passant right.
 std::vector<Position> small_positions(int per_material) {
     std::mt19937_64 rng(55);
@@ -98,7 +88,7 @@ TEST_CASE("Syzygy answers as Pythia's tables do where both hold a position, with
     for (const Position& pos : small_positions(test::light_mode() ? 6 : 30)) {
         INFO(pos.fen());
         const LichessResponse s = lichess_response(syzygy_only, pos);
-        const LichessResponse p = lichess_response(test_tables(), pos);
+        const LichessResponse p = lichess_response(test::test_tablebases(), pos);
         REQUIRE(s.pos.syzygy);
         CHECK_FALSE(p.pos.syzygy);
         CHECK(s.pos.wdl == p.pos.wdl);
@@ -161,7 +151,8 @@ TEST_CASE("Syzygy's maybe-rounded DTZ at the 50-move limit: syzygy-win and -loss
         for (const int clock : {99 - n, 101 - n}) {
             const Position pos = test::position(with_clock(start, clock));
             INFO(pos.fen());
-            const LichessResponse s = lichess_response(syzygy_only, pos), p = lichess_response(test_tables(), pos);
+            const LichessResponse s = lichess_response(syzygy_only, pos),
+                                  p = lichess_response(test::test_tablebases(), pos);
             CHECK(s.pos.category == p.pos.category);
             const Category expected = clock + n < 100 ? (win ? Category::WIN : Category::LOSS)
                                                       : (win ? Category::CURSED_WIN : Category::BLESSED_LOSS);
@@ -171,7 +162,8 @@ TEST_CASE("Syzygy's maybe-rounded DTZ at the 50-move limit: syzygy-win and -loss
         // zeroing move restarts the clock); then it agrees with Pythia's exact DTZ.
         const Position pos = test::position(with_clock(start, 100 - n));
         INFO(pos.fen());
-        const LichessResponse s = lichess_response(syzygy_only, pos), p = lichess_response(test_tables(), pos);
+        const LichessResponse s = lichess_response(syzygy_only, pos),
+                              p = lichess_response(test::test_tablebases(), pos);
         const Json j = Json::parse(to_json(s));
         if (s.pos.category == (win ? Category::SYZYGY_WIN : Category::SYZYGY_LOSS)) {
             ++ambiguous;
@@ -193,7 +185,7 @@ TEST_CASE("a five-piece position from Syzygy, its captures from Pythia's tables,
     if (!have_truth(true)) return;
     SyzygyFiles syzygy(SYZYGY_5 + ":" + SYZYGY_3_4);
     REQUIRE(syzygy->max_pieces() == 5);
-    const TableSources both(test_tables(), syzygy.get());
+    const TableSources both(test::test_tablebases(), syzygy.get());
     int captures_from_pythia = 0;
     for (const Position& pos : five_piece_positions(test::light_mode() ? 4 : 20, 5)) {
         INFO(pos.fen());

@@ -101,6 +101,16 @@ const fs::path& test_tables_dir() {
     return dir;
 }
 
+const tb::Tablebases& test_tablebases() {
+    static tb::Tablebases tables;
+    static const bool opened = [] {
+        tables.set_paths(test_tables_dir().string());
+        return true;
+    }();
+    (void)opened;
+    return tables;
+}
+
 fs::path scratch_dir(const std::string& name) {
     fs::path d = fs::temp_directory_path() / ("pythia-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(d);

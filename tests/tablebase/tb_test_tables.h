@@ -14,11 +14,15 @@
 #include "tablebase/format/table_file.h"
 #include "tablebase/format/table_set.h"
 #include "tablebase/generate/table_writer.h"
+#include "tablebase/probe/tablebases.h"
 
 namespace pythia::test {
 
 // The folder with the tables, generated first if needed.
 const std::filesystem::path& test_tables_dir();
+
+// The test tables opened for probing, once per process.
+const tb::Tablebases& test_tablebases();
 
 // A fresh empty folder under the system's temporary folder, removed when the process ends.
 std::filesystem::path scratch_dir(const std::string& name);
