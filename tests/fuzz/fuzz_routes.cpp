@@ -5,7 +5,8 @@
 //   the status is one route() gives (200, 400, 404, 414), 414 exactly for an over-long target;
 //   every JSON body parses, an error is {"error": "..."} and nothing else;
 //   a 200 of /standard is the answer for the position of its own `fen`: its moves are exactly
-//   that position's legal moves (never another position's);
+//   that position's legal moves (never another position's); a 200 of /standard/mainline is a
+//   line of legal moves from that position; a 200 of /tables names the most pieces loaded;
 //   percent-encoding any target and decoding it gives it back.
 // PYTHIA_FUZZ_TABLES may name a folder of tables to probe (scripts/fuzz makes KRvK and KPvK);
 // without it every answer has null values, which still exercises the rest.
@@ -76,12 +77,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (j.size() != 1 || !j.contains("error") || !j["error"].is_string())
                 fail("error shape", method, target, r.body);
         } else {
-            // A 200 in JSON is /standard's: the position of its own `fen`, with its legal moves.
+            if (!r.allow_any_origin) fail("API answer without Access-Control-Allow-Origin", method, target, r.body);
+            std::string path;
+            percent_decode(target.substr(0, target.find('?')), &path, false);
+            if (path == "/tables") {
+                if (!j["max_pieces"].is_number_integer()) fail("/tables shape", method, target, r.body);
+                return 0;
+            }
+            // /standard and /standard/mainline answer for the position of their own `fen`.
             const std::string_view query = target.substr(std::min(target.size(), target.find('?') + 1));
             std::string fen = target.find('?') == std::string_view::npos ? "" : query_value(query, "fen");
             std::replace(fen.begin(), fen.end(), '_', ' ');
             Position pos;
             if (!pos.set_fen(fen)) fail("200 for a FEN that does not parse", method, target, r.body);
+            if (path == "/standard/mainline") {
+                if (!j["mainline"].is_array()) fail("mainline shape", method, target, r.body);
+                for (const Json& step : j["mainline"]) {
+                    const Move m = parse_uci_move(pos, step.value("uci", ""));
+                    if (m == Move::none()) fail("a mainline move that is not legal", method, target, r.body);
+                    pos.do_move(m);
+                }
+                return 0;
+            }
+            if (path != "/standard") fail("a 200 in JSON from an unknown path", method, target, r.body);
             if (!j["moves"].is_array() || !j["category"].is_string()) fail("answer shape", method, target, r.body);
             std::vector<std::string> answered, legal;
             for (const Json& m : j["moves"]) answered.push_back(m.value("uci", ""));
@@ -89,7 +107,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             std::sort(answered.begin(), answered.end());
             std::sort(legal.begin(), legal.end());
             if (answered != legal) fail("moves not the position's", method, target, r.body);
-            if (!r.allow_any_origin) fail("API answer without Access-Control-Allow-Origin", method, target, r.body);
         }
     } else if (r.status != 200 || (method != "GET" && method != "HEAD")) {
         fail("a page file for other than a GET", method, target, r.body);
