@@ -272,9 +272,6 @@ struct OrderChoice {
     std::optional<EncodedSection> first_sample;
     // first_sample's bytes scaled to the whole stream (0 if there was no choice to make).
     uint64_t estimate_bytes = 0;
-    // Whether the sample is the whole stream: then first_sample is the section itself, not to be
-    // encoded again.
-    bool whole(uint64_t n) const { return first_sample && sample_positions == n; }
 };
 
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
@@ -636,9 +633,7 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             if (double(estimate[1]) > CLEARLY_LARGER * double(estimate[0])) encode_way[1] = false;
         }
         auto encode = [&](bool with) {
-            EncodedSection e = choice[with].whole(n)
-                                   ? std::move(*choice[with].first_sample)
-                                   : encode_section(n, in_order(choice[with].order, cell_of(with)), plan_of(with));
+            EncodedSection e = encode_section(n, in_order(choice[with].order, cell_of(with)), plan_of(with));
             e.header.storage_order = choice[with].order.field();
             return e;  // its codes are dropped once the section is chosen
         };
@@ -728,13 +723,11 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // side whose sample is clearly larger is not encoded at all (encoding both sides' DTM and DTZ
     // was about half the writer's time on KBNPvK). The DTZ's way of being read counts: on
     // KRPvKR's samples the sides' DTM and a DTZ read directly were 10 % apart, as stored 30 %.
-    // Where the sample is the whole stream, its sections are the sections.
     std::array<EncodedSection, COLOR_NB> dtm, dtz;
-    bool encoded[COLOR_NB] = {};
     uint64_t estimate[COLOR_NB] = {};
     for_both_sides([&](Color c) {
         OrderChoice& ch = choice[c];
-        if (!ch.first_sample || (!ch.whole(n) && !resolve_dtm)) return;  // no side to leave out
+        if (!ch.first_sample || !resolve_dtm) return;  // no side to leave out
         EncodedSection& d = *ch.first_sample;
         if (resolve_dtm)
             for (uint16_t& s : d.symbols) s = value_of_key(s);
@@ -743,11 +736,6 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             t, c, d, ch.sample_positions, whole_sample,
             [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of); }, threads);
         estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
-        if (ch.whole(n)) {
-            dtm[c] = std::move(d);
-            dtz[c] = std::move(z);
-            encoded[c] = true;
-        }
     });
     bool encode_side[COLOR_NB] = {true, true};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
@@ -757,7 +745,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // Each side's DTM, then its DTZ (which may take the DTM's codes as its context).
     const auto encode_start = std::chrono::steady_clock::now();
     for_both_sides([&](Color c) {
-        if (!encode_side[c] || encoded[c]) return;
+        if (!encode_side[c]) return;
         const StorageOrder& order = choice[c].order;
         dtm[c] = encode_section(n, in_order(order, dtm_cell(c)), plans[c]);
         if (resolve_dtm)
