@@ -39,7 +39,9 @@ size_t generation_memory(const Material& m) {
 }  // namespace
 
 std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget) {
-    std::sort(kept.begin(), kept.end(), [](const KeptTable& a, const KeptTable& b) { return a.bytes > b.bytes; });
+    std::sort(kept.begin(), kept.end(), [](const KeptTable& a, const KeptTable& b) {
+        return a.next_use != b.next_use ? a.next_use > b.next_use : a.bytes > b.bytes;
+    });
     size_t total = other_bytes;
     for (const KeptTable& k : kept) total += k.bytes;
     std::vector<std::string> dropped;
@@ -89,14 +91,16 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (needs_generation[i]) planned.push_back(order[i]);
         options.plan(planned);
     }
-    auto still_needed = [&](const Material& m, size_t from) {
+    // Where the next table from `from` on that needs m is in the order (order.size() if none).
+    auto next_use = [&](const Material& m, size_t from) {
         for (size_t j = from; j < order.size(); ++j) {
             if (!needs_generation[j]) continue;
             auto succ = order[j].successors();
-            if (std::find(succ.begin(), succ.end(), m) != succ.end()) return true;
+            if (std::find(succ.begin(), succ.end(), m) != succ.end()) return j;
         }
-        return false;
+        return order.size();
     };
+    auto still_needed = [&](const Material& m, size_t from) { return next_use(m, from) < order.size(); };
 
     // A table is written while the next one is generated (the writer's LZ4 and the solver's
     // memory-bound loops share the cores well), unless together they would exceed the memory
@@ -104,8 +108,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     //
     // The budget covers everything: the tables kept in memory, the next table's generation and
     // the write in flight. When they do not fit, the write is waited for first, then kept
-    // tables that the next table does not need are dropped, largest first (they are loaded
-    // back from storage when a later table needs them). The full 5-piece set once ran out of
+    // tables that the next table does not need are dropped, the one needed again latest first
+    // (they are loaded back from storage when a later table needs them). The full 5-piece set once ran out of
     // the machine's 24 GiB when only the kept tables were counted.
     std::future<void> writing;
     std::string being_written;
@@ -161,7 +165,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             wait_for_write();
             std::vector<KeptTable> kept;
             for (auto& [name, t] : in_memory)
-                kept.push_back({name, table_memory(*t), is_successor(t->index.material())});
+                kept.push_back(
+                    {name, table_memory(*t), is_successor(t->index.material()), next_use(t->index.material(), i)});
             std::string dropped;
             for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
                 in_memory.erase(name);

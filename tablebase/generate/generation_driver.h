@@ -54,11 +54,15 @@ size_t table_memory(const TableValues& t);
 struct KeptTable {
     std::string name;
     size_t bytes = 0;
-    bool needed_next = false;  // a subtable of the next table: never dropped
+    bool needed_next = false;    // a subtable of the next table: never dropped
+    size_t next_use = SIZE_MAX;  // where the next table that needs it is in the order
 };
 
-// The kept tables to drop, largest first, until they and `other_bytes` (the next generation,
-// the write in flight) fit `budget`; stops short when only needed tables are left.
+// The kept tables to drop until they and `other_bytes` (the next generation, the write in
+// flight) fit `budget`: the one needed again latest first (Belady's rule: a dropped table is
+// loaded back when needed, which recovers a side and resolves moves, 114 s for KRPvKR's four
+// 5-piece subtables), the largest first among those needed equally late. Stops short when
+// only tables the next one needs are left.
 std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t other_bytes, size_t budget);
 
 }  // namespace pythia::tb

@@ -65,6 +65,15 @@ TEST_CASE("kept tables are dropped largest first, never those the next table nee
     CHECK(tables_to_drop(kept, 6, 2) == Names{"A", "C"});   // B is needed: 9 is the least
 }
 
+TEST_CASE("kept tables needed again latest are dropped first", "[tb][driver]") {
+    // A is needed by the 40th table, C by the 90th, D by none of those left.
+    const std::vector<KeptTable> kept = {{"A", 5, false, 40}, {"B", 3, true, 7}, {"C", 4, false, 90}, {"D", 2, false}};
+    using Names = std::vector<std::string>;
+    CHECK(tables_to_drop(kept, 6, 18) == Names{"D"});           // 20 - 2 = 18 fits
+    CHECK(tables_to_drop(kept, 6, 14) == Names{"D", "C"});      // 14: C before the larger A
+    CHECK(tables_to_drop(kept, 6, 2) == Names{"D", "C", "A"});  // B is needed: 9 is the least
+}
+
 TEST_CASE("the generation driver loads back the tables it does not keep, with the same results", "[tb][driver]") {
     MemoryStore roomy, tight;
     const auto roomy_report = generate(roomy, size_t(1) << 32);
