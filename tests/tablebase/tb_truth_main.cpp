@@ -1,7 +1,7 @@
 // tb-truth: compares stored tables with the independent ones in the truth folder, position by
 // position (scripts/verify-truth runs it on every 3- and 4-piece table).
 //
-//   tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [MATERIAL...]
+//   tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [--threads T] [MATERIAL...]
 //
 // --truth names another truth folder (with gaviota/ and syzygy/ subfolders), e.g. one holding
 // 5-piece tables (bench/tb-check-5). A table whose truth files are absent there is reported
@@ -9,8 +9,10 @@
 // DTM (Gaviota) and WDL (Syzygy) are compared for every stride-th index, DTZ (Syzygy, within
 // its one-ply rounding) for every dtz-stride-th of those: fathom's DTZ probe costs about half a
 // millisecond, so a full DTZ comparison of all 35 tables takes many hours.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "tablebase/generate/table_loader.h"
@@ -26,7 +28,8 @@ int main(int argc, char** argv) {
     std::vector<Material> tables;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if ((a == "--dir" || a == "--truth" || a == "--stride" || a == "--dtz-stride") && i + 1 < argc) {
+        if ((a == "--dir" || a == "--truth" || a == "--stride" || a == "--dtz-stride" || a == "--threads") &&
+            i + 1 < argc) {
             std::string v = argv[++i];
             if (a == "--dir")
                 dir = v;
@@ -34,12 +37,16 @@ int main(int argc, char** argv) {
                 truth::set_truth_dir(v);
             else if (a == "--stride")
                 options.stride = std::stoull(v);
+            else if (a == "--threads")
+                options.threads = std::max(1, std::atoi(v.c_str()));
             else
                 options.dtz_stride = std::stoull(v);
         } else if (auto m = Material::parse(a)) {
             tables.push_back(m->normalized());
         } else {
-            std::fprintf(stderr, "usage: tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [MATERIAL...]\n");
+            std::fprintf(stderr,
+                         "usage: tb-truth [--dir D] [--truth T] [--stride N] [--dtz-stride N] [--threads T] "
+                         "[MATERIAL...]\n");
             return 2;
         }
     }

@@ -1,5 +1,9 @@
 #include "truth_compare.h"
 
+#include <algorithm>
+#include <thread>
+#include <vector>
+
 #include "tablebase/probe/tb_board.h"
 #include "truth.h"
 
@@ -7,14 +11,18 @@ namespace pythia::truth {
 
 using namespace pythia::tb;
 
-CompareResult compare_table(const TableValues& t, const CompareOptions& options) {
+namespace {
+
+// The indices [begin, end) of the comparison.
+CompareResult compare_part(const TableValues& t, const CompareOptions& options, uint64_t begin, uint64_t end) {
     CompareResult c;
     auto note = [&](const TbBoard& b, Color stm, const std::string& what) {
         if (c.examples.size() < 5) c.examples.push_back(to_fen(b, stm) + ": " + what);
     };
     const uint64_t stride = std::max<uint64_t>(1, options.stride);
     const uint64_t dtz_stride = std::max<uint64_t>(1, options.dtz_stride);
-    for (uint64_t i = options.offset % stride; i < t.index.size(); i += stride) {
+    const uint64_t first = options.offset % stride;
+    for (uint64_t i = begin + (first + stride - begin % stride) % stride; i < end; i += stride) {
         Placement p;
         if (!t.index.decode(i, p)) continue;
         TbBoard b;
@@ -49,6 +57,30 @@ CompareResult compare_table(const TableValues& t, const CompareOptions& options)
                 ++c.dtz_off_by_one;
             }
         }
+    }
+    return c;
+}
+
+}  // namespace
+
+CompareResult compare_table(const TableValues& t, const CompareOptions& options) {
+    const int threads = std::max(1, options.threads);
+    const uint64_t n = t.index.size();
+    std::vector<CompareResult> parts(threads);
+    std::vector<std::thread> workers;
+    for (int w = 0; w < threads; ++w)
+        workers.emplace_back([&, w] { parts[w] = compare_part(t, options, n * w / threads, n * (w + 1) / threads); });
+    for (std::thread& w : workers) w.join();
+    CompareResult c;
+    for (const CompareResult& p : parts) {
+        c.positions += p.positions;
+        c.dtz_checked += p.dtz_checked;
+        c.dtm_mismatches += p.dtm_mismatches;
+        c.wdl_mismatches += p.wdl_mismatches;
+        c.dtz_mismatches += p.dtz_mismatches;
+        c.dtz_off_by_one += p.dtz_off_by_one;
+        for (const std::string& e : p.examples)
+            if (c.examples.size() < 5) c.examples.push_back(e);
     }
     return c;
 }

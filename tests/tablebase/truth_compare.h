@@ -16,6 +16,7 @@ struct CompareOptions {
     uint64_t offset = 0;      // first index (so that samples of different runs differ)
     bool dtm = true;          // compare DTM with Gaviota
     bool syzygy = true;       // compare WDL and DTZ with Syzygy
+    int threads = 1;          // each compares a contiguous part of the index (the probers are thread-safe)
 };
 
 struct CompareResult {
