@@ -30,6 +30,13 @@ constexpr uint32_t ROUND_SPREAD = 64;  // a round takes pairs at least 1/64 as f
 constexpr uint32_t STAGE_TWO_SYMBOLS = 256;
 constexpr uint64_t STAGE_TWO_MAX_LENGTH = uint64_t(1) << 26;  // 1.2 GB of stage-two state
 constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;
+// A round over a stream of at least twice COUNT_SAMPLE_SYMBOLS counts the pairs of every k-th
+// chunk of COUNT_CHUNK symbols only, about COUNT_SAMPLE_SYMBOLS in all, and replaces its pairs in
+// the whole stream. The first rounds, over the long streams, choose among pairs counted in the
+// millions, which a sample of tens of millions ranks as the whole stream does; counting was most
+// of the first stage (which scans a 402 M stream of KRPvKR about seven times over).
+constexpr uint64_t COUNT_SAMPLE_SYMBOLS = uint64_t(1) << 25;
+constexpr uint64_t COUNT_CHUNK = uint64_t(1) << 16;
 
 // The pair counts of one worker, keyed by pair_key(left, right): a dense array for the pairs of
 // the first DENSE symbols, which the long streams of the first rounds are made of, and an
@@ -361,15 +368,29 @@ void build_grammar(std::vector<uint16_t>& x, uint32_t num_terminals, int threads
            (rounds_only || rules.size() < STAGE_TWO_SYMBOLS || x.size() > STAGE_TWO_MAX_LENGTH)) {
         const uint64_t m = x.size();
         for (int w = 0; w <= workers; ++w) part[w] = m * w / workers;
+        // Chunks counted: every stride-th (every symbol when stride is 1), the same ones
+        // whatever the number of workers.
+        const uint64_t stride = m >= 2 * COUNT_SAMPLE_SYMBOLS ? m / COUNT_SAMPLE_SYMBOLS : 1;
         parallel_for(workers, workers, 1, [&](uint64_t w, uint64_t, int) {
             counts[w]->clear();
-            count_pairs(x.data(), part[w], std::min(m, part[w + 1] + 1), *counts[w]);  // and the pair across its end
+            if (stride == 1) {
+                count_pairs(x.data(), part[w], std::min(m, part[w + 1] + 1),
+                            *counts[w]);  // and the pair across its end
+                return;
+            }
+            const uint64_t sampled = (m + stride * COUNT_CHUNK - 1) / (stride * COUNT_CHUNK);
+            for (uint64_t j = sampled * w / workers; j < sampled * (w + 1) / workers; ++j) {
+                const uint64_t begin = j * stride * COUNT_CHUNK;
+                count_pairs(x.data(), begin, std::min(m, begin + COUNT_CHUNK + 1), *counts[w]);
+            }
         });
         for (int w = 1; w < workers; ++w) counts[0]->merge(*counts[w]);
-        // The round's candidates: pairs at least MIN_PAIR_COUNT and 1/ROUND_SPREAD of the best.
+        // The round's candidates: pairs at least MIN_PAIR_COUNT (in the whole stream, as the
+        // sample scales) and 1/ROUND_SPREAD of the best.
         uint32_t best = 0;
         counts[0]->for_each([&](uint32_t, uint32_t, uint32_t n) { best = std::max(best, n); });
-        const uint32_t floor = std::max<uint32_t>(MIN_PAIR_COUNT, (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
+        const uint32_t floor = std::max<uint32_t>(uint32_t((MIN_PAIR_COUNT + stride - 1) / stride),
+                                                  (best + ROUND_SPREAD - 1) / ROUND_SPREAD);
         std::vector<std::pair<uint32_t, uint32_t>> candidates;  // (count, pair key)
         counts[0]->for_each([&](uint32_t a, uint32_t b, uint32_t n) {
             if (n >= floor) candidates.push_back({n, pair_key(a, b)});
