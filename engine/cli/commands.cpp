@@ -38,11 +38,13 @@ constexpr Command COMMANDS[] = {
      "a Polyglot book from PGN games, weighted as polyglot make-book\n"
      "(2 x wins + draws of the mover; defaults --max-ply 1024 --min-games 1)",
      book_build_command},
-    {"tb", "generate", "<MATERIAL...|--all N> [--dir D] [--threads T] [--dry-run]",
+    {"tb", "generate", "<MATERIAL...|--all N> [--dir D] [--threads T] [--memory GiB] [--dry-run]",
      "generate tables and every table they depend on into D (default tablebases/),\n"
      "each checked as it is written; tables present and valid are skipped, so a\n"
-     "stopped run resumes. Progress on stderr; --dry-run: only list the tables it\n"
-     "would generate, in order, each with its positions per side to move",
+     "stopped run resumes. Progress on stderr; --memory: what the run may hold (default\n"
+     "two thirds of the machine's; tables that do not fit are spilled to scratch files);\n"
+     "--dry-run: only list the tables it would generate, in order, each with its\n"
+     "positions per side to move and the tables it would load back",
      tb_generate_command},
     {"tb", "verify", "[MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]",
      "recompute every stored DTM and DTZ from its moves and check the WDL file against\n"

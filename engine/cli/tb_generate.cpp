@@ -1,18 +1,23 @@
-// `pythia tb generate <MATERIAL...|--all N> [--dir D] [--threads T]`: the tables in their final
+// `pythia tb generate <MATERIAL...|--all N> [--dir D] [--threads T] [--memory GiB]`: the tables in their final
 // form, in one pass. Each table is written to a staging folder, checked there (the `tb verify`
 // check) and only then moved into place, so a stopped run resumes where it stopped. Progress
 // goes to stderr: one line per table, with the share of the work done and the time left.
 #include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
+
+#include <spdlog/spdlog.h>
 
 #include "engine/cli/tb_args.h"
 #include "engine/cli/text_format.h"
 #include "tablebase/generate/generation_driver.h"
+#include "tablebase/generate/spill_file.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 
@@ -49,13 +54,14 @@ uint64_t file_bytes(const fs::path& p) {
     return ec ? 0 : n;
 }
 
-// Staging folders of generators that are no longer running (a run that was killed).
+// Staging and spill folders of generators that are no longer running (a run that was killed).
 void remove_stale_staging(const fs::path& dir) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
-        if (!entry.is_directory() || !name.starts_with(".staging-")) continue;
-        const pid_t pid = pid_t(std::atoll(name.c_str() + 9));
+        const size_t prefix = name.starts_with(".staging-") ? 9 : name.starts_with(".spill-") ? 7 : 0;
+        if (!entry.is_directory() || !prefix) continue;
+        const pid_t pid = pid_t(std::atoll(name.c_str() + prefix));
         if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)) continue;  // still running
         fs::remove_all(entry.path(), ec);
     }
@@ -110,22 +116,82 @@ private:
 };
 
 // --dry-run: the tables a run would generate (those not stored and valid in the folder, and
-// what they depend on), in the order it would, with their index sizes; nothing is written.
-int list_planned_tables(const TableArgs& a) {
-    for (const Material& m : with_dependencies(a.tables))
-        if (!table_files_valid(a.dir, m))
-            std::printf("%s %llu\n", m.name().c_str(), (unsigned long long)TableIndex(m).size());
-    return EXIT_OK;
+// what they depend on), in the order it would; nothing is written. The driver runs with tables
+// that are only sized, never filled (their pages are never touched), so its memory budget
+// decides what it keeps and what it loads back, as in a real run. Prints per table its
+// positions per side to move and the subtables it would load back (from spill files or the
+// folder), with their positions (index size times the sides loaded); then the totals. The
+// generator's position bits are not counted (a few %).
+int list_planned_tables(const TableArgs& a, size_t memory_budget) {
+    std::string loads;
+    uint64_t table_loaded = 0, total_loaded = 0, load_count = 0;
+    auto sized = [](const Material& m, uint8_t sides) {
+        auto t = std::make_shared<TableValues>(m);
+        const uint64_t n = t->index.size();
+        for (Color c : {WHITE, BLACK})
+            if (sides & (1 << c)) {
+                t->dtm[c].resize(n);
+                t->dtz[c].resize(n);
+            }
+        return t;
+    };
+    TableStore store;
+    store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
+    store.load = [&](const Material& m, uint8_t sides, std::string*) {
+        const uint64_t positions = TableIndex(m).size() * uint64_t(__builtin_popcount(sides));
+        loads += " " + m.name();
+        table_loaded += positions;
+        ++load_count;
+        return sized(m, sides);
+    };
+    store.save = [](const TableValues&, const TableSet&, double, int) {};
+    DriverOptions options;
+    options.threads = a.threads;
+    options.memory_budget = memory_budget;
+    options.generate = [&](const Material& m, const TableSet&, const GenerationOptions&) {
+        std::printf("%s %llu", m.name().c_str(), (unsigned long long)TableIndex(m).size());
+        if (!loads.empty()) std::printf(" loads%s (%llu positions)", loads.c_str(), (unsigned long long)table_loaded);
+        std::printf("\n");
+        total_loaded += table_loaded;
+        loads.clear();
+        table_loaded = 0;
+        return sized(m, 3);
+    };
+    try {
+        const auto report = generate_tables(a.tables, store, options);
+        std::printf("loaded back: %llu tables, %llu positions (memory budget %.1f GiB)\n",
+                    (unsigned long long)load_count, (unsigned long long)total_loaded,
+                    double(options.memory_budget) / (1 << 30));
+        return EXIT_OK;
+    } catch (const std::exception& e) {
+        std::cerr << "pythia tb generate --dry-run: " << e.what() << '\n';
+        return EXIT_FAILED;
+    }
 }
 
 }  // namespace
 
 int tb_generate_command(const Args& args) {
     bool dry_run = false;
+    // --memory GiB: the driver's budget (default_memory_budget: two thirds of the machine's).
+    size_t memory_budget = default_memory_budget();
+    Args rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--memory") {
+            rest.push_back(args[i]);
+            continue;
+        }
+        if (i + 1 == args.size()) throw UsageError("--memory needs a size in GiB");
+        char* end = nullptr;
+        const double gib = std::strtod(args[++i].c_str(), &end);
+        if (end == args[i].c_str() || *end || !(gib > 0) || gib > 1 << 20)
+            throw UsageError("--memory: '" + args[i] + "' is not a size in GiB such as 12 or 0.5");
+        memory_budget = size_t(gib * double(1 << 30));
+    }
     const TableArgs a =
-        parse_table_args(args, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
+        parse_table_args(rest, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
     if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");
-    if (dry_run) return list_planned_tables(a);
+    if (dry_run) return list_planned_tables(a, memory_budget);
     std::error_code ec;
     fs::create_directories(a.dir, ec);
     if (ec) {
@@ -134,10 +200,35 @@ int tb_generate_command(const Args& args) {
     }
     remove_stale_staging(a.dir);
     Progress progress;
+    // Tables the driver drops from memory while later ones need them are spilled here (this
+    // run's own folder, removed when it ends) and read back from there (spill_file.h).
+    const fs::path spill_dir = a.dir / (".spill-" + std::to_string(getpid()));
+    struct RemoveWhenDone {
+        fs::path dir;
+        ~RemoveWhenDone() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    } remove_spills{spill_dir};
+    auto spill_path = [&](const Material& m) { return spill_dir / (m.normalized().name() + ".spill"); };
     TableStore store;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
-    store.load = [&](const Material& m, uint8_t sides, std::string* error) {
+    store.load = [&](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
+        std::string why;
+        if (auto t = read_spill_file(spill_path(m), m, sides, &why)) return t;
+        spdlog::debug("{}: loaded from its files ({})", m.name(), why);
         return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
+    };
+    store.spill = [&](const TableValues& t) {
+        std::error_code ec;
+        fs::create_directories(spill_dir, ec);
+        std::string error;
+        if (!write_spill_file(spill_path(t.index.material()), t, &error))
+            spdlog::warn("{} (it will be loaded from its files)", error);
+    };
+    store.forget = [&](const Material& m) {
+        std::error_code ec;
+        fs::remove(spill_path(m), ec);
     };
     store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
         const Material& m = t.index.material();
@@ -150,6 +241,7 @@ int tb_generate_command(const Args& args) {
     };
     DriverOptions options;
     options.threads = a.threads;
+    options.memory_budget = memory_budget;
     options.progress = [&](const std::string& line) { progress.line(line); };
     options.plan = [&](const std::vector<Material>& tables) { progress.plan(tables); };
     try {

@@ -109,8 +109,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     // The budget covers everything: the tables kept in memory, the next table's generation and
     // the write in flight. When they do not fit, the write is waited for first, then kept
     // tables that the next table does not need are dropped, the one needed again latest first
-    // (they are loaded back from storage when a later table needs them). The full 5-piece set once ran out of
-    // the machine's 24 GiB when only the kept tables were counted.
+    // (they are spilled, where the store can, and loaded back when a later table needs them). The full 5-piece set once
+    // ran out of the machine's 24 GiB when only the kept tables were counted.
     std::future<void> writing;
     std::string being_written;
     size_t writing_bytes = 0;  // the table being written and the subtables it holds
@@ -121,6 +121,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     };
 
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
+    std::map<std::string, Material> spilled;  // tables the store has spilled (with store.spill and store.forget)
+    const bool spills = store.spill && store.forget;
     auto memory_kept = [&] {
         size_t bytes = 0;
         for (auto& [name, t] : in_memory) bytes += table_memory(*t);
@@ -138,6 +140,14 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 ++it;
             else
                 it = in_memory.erase(it);
+        }
+        for (auto it = spilled.begin(); it != spilled.end();) {
+            if (still_needed(it->second, i)) {
+                ++it;
+                continue;
+            }
+            store.forget(it->second);
+            it = spilled.erase(it);
         }
         // The successors, with the sides to move this table looks up in each: only those are
         // loaded (a kept table without one of them is loaded again).
@@ -169,6 +179,10 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                     {name, table_memory(*t), is_successor(t->index.material()), next_use(t->index.material(), i)});
             std::string dropped;
             for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
+                if (spills) {  // every kept table is needed later
+                    store.spill(*in_memory[name]);
+                    spilled.emplace(name, in_memory[name]->index.material());
+                }
                 in_memory.erase(name);
                 dropped.append(" ").append(name);
             }
@@ -202,7 +216,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         // A slice's progress is detail (a line per table is what a person follows): debug level.
         go.progress = [](const std::string& line) { spdlog::debug("{}", line); };
         const auto start = std::chrono::steady_clock::now();
-        std::shared_ptr<const TableValues> table = generate_table(m, subtables, go);
+        std::shared_ptr<const TableValues> table =
+            options.generate ? options.generate(m, subtables, go) : generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         report.push_back({m.name(), seconds, false});
         wait_for_write();
@@ -214,14 +229,18 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         writing_bytes = table_memory(*table) + writer_memory(*table);
         for (const auto& need : needs)
             if (const TableValues* t = subtables.find(need.first)) writing_bytes += table_memory(*t);
-        writing = std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds] {
-            store.save(*table, held, seconds, options.threads);
-        });
-
         // Keep the new table if a later one needs it (while it is written, keeping it costs
-        // nothing more; the next table makes room if it must).
-        if (still_needed(m, i + 1) && memory_kept() + writing_bytes <= options.memory_budget)
-            in_memory.emplace(m.name(), std::move(table));
+        // nothing more; the next table makes room if it must); else spill it after its write.
+        const bool needed_later = still_needed(m, i + 1);
+        const bool keep = needed_later && memory_kept() + writing_bytes <= options.memory_budget;
+        const bool spill = needed_later && !keep && spills;
+        if (spill) spilled.emplace(m.name(), m);
+        writing =
+            std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds, spill] {
+                store.save(*table, held, seconds, options.threads);
+                if (spill) store.spill(*table);
+            });
+        if (keep) in_memory.emplace(m.name(), std::move(table));
     }
     wait_for_write();
     return report;

@@ -22,6 +22,11 @@ struct TableStore {
     // Stores a freshly generated table; throws on failure. `subtables` are those it was
     // generated from (the writer resolves DTM through them, and the check reads them).
     std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
+    // Optional: keeps a table that leaves memory while a later table still needs it somewhere
+    // `load` reads it back faster than from its files (spill_file.h); must not throw.
+    std::function<void(const TableValues&)> spill;
+    // Optional: no later table needs this one any more (what `spill` kept can go).
+    std::function<void(const Material&)> forget;
 };
 
 size_t default_memory_budget();
@@ -34,6 +39,10 @@ struct DriverOptions {
     std::function<void(const std::string&)> progress;
     // Called once before the first generation with the tables that will be generated, in order.
     std::function<void(const std::vector<Material>&)> plan;
+    // Makes one table from its subtables (default: generate_table). `tb generate --dry-run`
+    // puts in one that only sizes the arrays, to plan the memory and the loads of a run.
+    std::function<std::shared_ptr<const TableValues>(const Material&, const TableSet&, const GenerationOptions&)>
+        generate;
 };
 
 struct GeneratedTable {

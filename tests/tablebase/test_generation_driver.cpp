@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include "tablebase/generate/generation_driver.h"
+#include "tablebase/generate/spill_file.h"
 #include "test_mode.h"
 
 using namespace pythia;
@@ -15,10 +18,13 @@ using namespace pythia::tb;
 
 namespace {
 
-// A store in memory that counts its loads.
+// A store in memory that counts its loads; with `spills`, it also keeps what the driver spills
+// (apart from the stored tables) and loads from there first.
 struct MemoryStore {
-    std::map<std::string, std::shared_ptr<TableValues>> tables;
-    int loads = 0;
+    std::map<std::string, std::shared_ptr<TableValues>> tables, spilled;
+    bool spills = false;
+    int loads = 0, spill_reads = 0;
+    std::vector<std::string> forgotten;
     size_t most_subtables_saved_with = 0;  // the largest set of subtables a write was given
 
     TableStore store() {
@@ -26,7 +32,11 @@ struct MemoryStore {
         s.present = [this](const Material& m, std::string*) { return tables.count(m.name()) > 0; };
         s.load = [this](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
             ++loads;
-            auto it = tables.find(m.name());
+            auto it = spilled.find(m.name());
+            if (it != spilled.end())
+                ++spill_reads;
+            else
+                it = tables.find(m.name());
             if (it == tables.end()) {
                 if (error) *error = "not stored";
                 return nullptr;
@@ -40,6 +50,15 @@ struct MemoryStore {
             most_subtables_saved_with = std::max(most_subtables_saved_with, subtables.size());
             tables[t.index.material().name()] = std::make_shared<TableValues>(t);
         };
+        if (spills) {
+            s.spill = [this](const TableValues& t) {
+                spilled[t.index.material().name()] = std::make_shared<TableValues>(t);
+            };
+            s.forget = [this](const Material& m) {
+                spilled.erase(m.name());
+                forgotten.push_back(m.name());
+            };
+        }
         return s;
     }
 };
@@ -94,6 +113,79 @@ TEST_CASE("the generation driver loads back the tables it does not keep, with th
             CHECK(t->dtz[c] == u.dtz[c]);
         }
     }
+}
+
+TEST_CASE("tables that leave memory while still needed are spilled, read back and then forgotten", "[tb][driver]") {
+    MemoryStore roomy, tight;
+    tight.spills = true;
+    generate(roomy, size_t(1) << 32);
+    generate(tight, 1);
+    // KQvK and KRvK are not kept after their generation: both are spilled after their writes
+    // and read back from there for KQvKR; KQvK is forgotten once no table left needs it.
+    CHECK(tight.loads == 2);
+    CHECK(tight.spill_reads == 2);
+    CHECK(std::find(tight.forgotten.begin(), tight.forgotten.end(), "KQvK") != tight.forgotten.end());
+    CHECK(tight.spilled.count("KQvK") == 0);
+    for (const auto& [name, t] : roomy.tables) {
+        INFO(name);
+        REQUIRE(tight.tables.count(name));
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(t->dtm[c] == tight.tables[name]->dtm[c]);
+            CHECK(t->dtz[c] == tight.tables[name]->dtz[c]);
+        }
+    }
+}
+
+TEST_CASE("a spill file gives back the values it was written with, or nothing", "[tb][driver]") {
+    MemoryStore roomy;
+    generate(roomy, size_t(1) << 32);
+    const TableValues& t = *roomy.tables.at("KQvKR");
+    const auto dir = std::filesystem::temp_directory_path() / ("pythia-spill-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "KQvKR.spill";
+    std::string error;
+    REQUIRE(write_spill_file(path, t, &error));
+    const Material kqkr = *Material::parse("KQvKR");
+    for (uint8_t sides : {1, 2, 3}) {
+        INFO(int(sides));
+        std::string why;
+        auto back = read_spill_file(path, kqkr, sides, &why);
+        REQUIRE(back);
+        for (Color c : {WHITE, BLACK}) {
+            if (sides & (1 << c)) {
+                CHECK(back->dtm[c] == t.dtm[c]);
+                CHECK(back->dtz[c] == t.dtz[c]);
+            } else {
+                CHECK(back->dtm[c].empty());
+            }
+        }
+    }
+    std::string why;
+    CHECK_FALSE(read_spill_file(path, *Material::parse("KRvKR"), 3, &why));  // another table's
+    CHECK(why.find("not a spill file of KRvKR") != std::string::npos);
+    CHECK_FALSE(read_spill_file(dir / "absent.spill", kqkr, 3, &why));
+    // One flipped byte in the data, then a cut: refused, not read as other values.
+    const auto bytes = std::filesystem::file_size(path);
+    {
+        std::FILE* f = std::fopen(path.c_str(), "r+b");
+        std::fseek(f, long(bytes / 2), SEEK_SET);
+        const int c = std::fgetc(f);
+        std::fseek(f, long(bytes / 2), SEEK_SET);
+        std::fputc(c ^ 0x40, f);
+        std::fclose(f);
+    }
+    CHECK_FALSE(read_spill_file(path, kqkr, 3, &why));
+    CHECK(why.find("corrupt") != std::string::npos);
+    REQUIRE(write_spill_file(path, t, &error));
+    std::filesystem::resize_file(path, bytes - 100);
+    CHECK_FALSE(read_spill_file(path, kqkr, 3, &why));
+    // A table held with one side only spills that side: the other is refused.
+    TableValues one_side = t;
+    one_side.dtm[BLACK] = one_side.dtz[BLACK] = {};
+    REQUIRE(write_spill_file(path, one_side, &error));
+    CHECK(read_spill_file(path, kqkr, 1 << WHITE, &why));
+    CHECK_FALSE(read_spill_file(path, kqkr, 1 << BLACK, &why));
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("subtables loaded with only the sides to move a table looks up give the same table", "[tb][driver]") {

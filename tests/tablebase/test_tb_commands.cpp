@@ -229,12 +229,11 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     const fs::path dir = test::scratch_dir("generate-cli");
     fs::create_directory(dir / ".staging-999999999");  // left by a generator that was killed
     // --dry-run lists what a run would generate, in order, with the index sizes, and writes nothing.
-    auto planned = [](const char* name) {
-        return std::string(name) + " " + std::to_string(tb::TableIndex(*tb::Material::parse(name)).size()) + "\n";
-    };
+    auto index_size = [](const char* name) { return tb::TableIndex(*tb::Material::parse(name)).size(); };
+    auto planned = [&](const char* name) { return std::string(name) + " " + std::to_string(index_size(name)) + "\n"; };
     Outcome r = run_pythia("tb generate KRvK KQvK --dry-run --dir " + dir.string());
     CHECK(r.status == 0);
-    CHECK(r.out == planned("KRvK") + planned("KQvK"));
+    CHECK_THAT(r.out, Catch::StartsWith(planned("KRvK") + planned("KQvK") + "loaded back: 0 tables, 0 positions"));
     CHECK_FALSE(fs::exists(dir / "KRvK.pytw"));
     r = run_pythia("tb generate KRvK KQvK --threads 2 --dir " + dir.string());
     INFO(r.out << r.err);
@@ -264,8 +263,13 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
     CHECK(r.status == 0);
     CHECK_THAT(r.out, Catch::Contains("generated 0 tables, 2 already present"));
+    // KPvK needs what its promotions lead into: KBvK and KNvK made first, and kept; KQvK and
+    // KRvK loaded back from the folder, with Black to move only.
     r = run_pythia("tb generate KRvK KQvK KPvK --dry-run --dir " + dir.string());
-    CHECK(r.out == planned("KBvK") + planned("KNvK") + planned("KPvK"));  // what its promotions lead into
+    const uint64_t loaded = index_size("KQvK") + index_size("KRvK");
+    CHECK(r.out == planned("KBvK") + planned("KNvK") + "KPvK " + std::to_string(index_size("KPvK")) +
+                       " loads KQvK KRvK (" + std::to_string(loaded) + " positions)\n" + "loaded back: 2 tables, " +
+                       std::to_string(loaded) + " positions" + r.out.substr(r.out.find(" (memory budget")));
     { std::ofstream(dir / "KQvK.pytd", std::ios::binary | std::ios::trunc) << "PYTHIATB"; }
     r = run_pythia("tb generate KRvK KQvK --dir " + dir.string());
     CHECK(r.status == 0);
@@ -273,6 +277,35 @@ TEST_CASE("tb generate writes each table in its final form, checked, and resumes
     CHECK_THAT(r.out, Catch::Contains("generated 1 tables, 1 already present"));
     r = run_pythia("tb verify KQvK --dir " + dir.string());
     CHECK(r.status == 0);
+}
+
+TEST_CASE("tb generate --memory: tables that do not fit go to spill files and come back the same",
+          "[tb][cli][generate]") {
+    const fs::path roomy = test::scratch_dir("generate-roomy"), tight = test::scratch_dir("generate-tight");
+    Outcome r = run_pythia("tb generate KQvKR --dir " + roomy.string());
+    REQUIRE(r.status == 0);
+    // A budget smaller than any table: KQvK and KRvK are spilled after their writes and read
+    // back from their spill files for KQvKR (fast: no side recovered, nothing searched).
+    r = run_pythia("tb generate KQvKR --memory 0.0001 --dry-run --dir " + tight.string());
+    CHECK_THAT(r.out, Catch::Contains("KQvKR ") && Catch::Contains(" loads KRvK KQvK"));
+    r = run_program(std::string("SPDLOG_LEVEL=debug ") + PYTHIA_BINARY,
+                    "tb generate KQvKR --memory 0.0001 --dir " + tight.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("KQvKR: loaded KRvK KQvK"));
+    CHECK_THAT(r.err, !Catch::Contains("loaded from its files"));
+    for (const auto& entry : fs::directory_iterator(tight))  // the run's spill folder is gone
+        CHECK_FALSE(entry.path().filename().string().starts_with(".spill-"));
+#ifdef PYTHIA_TB_COMPARE
+    r = run_program(PYTHIA_TB_COMPARE, roomy.string() + " " + tight.string());
+    CHECK(r.status == 0);
+#endif
+    for (const char* bad : {"--memory", "--memory abc", "--memory 0", "--memory -1", "--memory 2e9"}) {
+        r = run_pythia(std::string("tb generate KQvKR ") + bad + " --dir " + tight.string());
+        INFO(bad);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.err, Catch::Contains("--memory"));
+    }
 }
 
 TEST_CASE("tb verify names a table that fails and exits 1", "[tb][cli][verify]") {

@@ -1,0 +1,33 @@
+// Spill files: a generated (or loaded) table's DTM and DTZ values, LZ4-compressed as they are
+// in memory, for the generation driver to read back within one run instead of decoding the
+// table's compact files again.
+//
+// Why: a 5-piece table's files store one side to move and leave DTM to the moves that leave
+// the table, so loading one back for a later table recovers the other side and resolves those
+// moves by searching every position: 114 s for KRPvKR's four 5-piece subtables, and the whole
+// 3-5-piece set's run loads 33 G positions (`tb generate --all 5 --dry-run`), hours of work.
+// A spill file is read at LZ4's speed. It is scratch, not a format: the driver's run removes
+// them, and a spill file that is missing, truncated, corrupt or of another table is ignored
+// (the caller falls back to the table's files).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "tablebase/format/table_set.h"
+
+namespace pythia::tb {
+
+// Writes the values of the sides to move `t` holds (both metrics) to `path`, atomically
+// (a temporary name, then renamed). False with `error` set on failure.
+bool write_spill_file(const std::filesystem::path& path, const TableValues& t, std::string* error);
+
+// The values of the sides in `sides` (bits 1 << WHITE, 1 << BLACK) of `material`'s table from
+// a spill file, the others left empty; nullptr (with `why`) if the file is absent, is not that
+// table's, lacks one of the sides or fails its checksums.
+std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, const Material& material, uint8_t sides,
+                                             std::string* why);
+
+}  // namespace pythia::tb
