@@ -3,6 +3,7 @@
 #include <lz4.h>
 #include <xxhash.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <vector>
