@@ -158,7 +158,7 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         return sized(m, 3);
     };
     try {
-        const auto report = generate_tables(a.tables, store, options);
+        generate_tables(a.tables, store, options);
         std::printf("loaded back: %llu tables, %llu positions (memory budget %.1f GiB)\n",
                     (unsigned long long)load_count, (unsigned long long)total_loaded,
                     double(options.memory_budget) / (1 << 30));

@@ -109,8 +109,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     // The budget covers everything: the tables kept in memory, the next table's generation and
     // the write in flight. When they do not fit, the write is waited for first, then kept
     // tables that the next table does not need are dropped, the one needed again latest first
-    // (they are spilled, where the store can, and loaded back when a later table needs them). The full 5-piece set once
-    // ran out of the machine's 24 GiB when only the kept tables were counted.
+    // (they are spilled, where the store can, and loaded back when a later table needs them).
+    // The full 5-piece set once ran out of the machine's 24 GiB when only the kept tables were
+    // counted.
     std::future<void> writing;
     std::string being_written;
     size_t writing_bytes = 0;  // the table being written and the subtables it holds
@@ -179,7 +180,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                     {name, table_memory(*t), is_successor(t->index.material()), next_use(t->index.material(), i)});
             std::string dropped;
             for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
-                if (spills) {  // every kept table is needed later
+                // Every kept table is needed later; one read back from its spill file is there already.
+                if (spills && !spilled.count(name)) {
                     store.spill(*in_memory[name]);
                     spilled.emplace(name, in_memory[name]->index.material());
                 }
