@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <future>
 #include <map>
 #include <mutex>
@@ -102,23 +103,46 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     };
     auto still_needed = [&](const Material& m, size_t from) { return next_use(m, from) < order.size(); };
 
-    // A table is written while the next one is generated (the writer's LZ4 and the solver's
-    // memory-bound loops share the cores well), unless together they would exceed the memory
-    // budget. At most one write is under way; its errors surface at the next wait.
+    // A table is written while the next ones are generated (the writer's compression and the
+    // solver's memory-bound loops share the cores well). Writes run one after another, in the
+    // order the tables were made, but the generator does not wait for them: it goes on to the
+    // next table unless the memory budget says otherwise. (With one write in flight, a small
+    // table made between two large ones waited for the first one's write, and so did the
+    // second: on the reference subset nothing overlapped.) Errors surface at the next wait.
     //
     // The budget covers everything: the tables kept in memory, the next table's generation and
-    // the write in flight. When they do not fit, the write is waited for first, then kept
+    // the writes queued. When they do not fit, writes are waited for, oldest first, then kept
     // tables that the next table does not need are dropped, the one needed again latest first
     // (they are spilled, where the store can, and loaded back when a later table needs them).
     // The full 5-piece set once ran out of the machine's 24 GiB when only the kept tables were
     // counted.
-    std::future<void> writing;
-    std::string being_written;
-    size_t writing_bytes = 0;  // the table being written and the subtables it holds
-    auto wait_for_write = [&] {
-        if (writing.valid()) writing.get();
-        being_written.clear();
-        writing_bytes = 0;
+    struct Write {
+        std::string name;
+        size_t bytes;  // the table, the writer's working memory and the subtables it holds
+        std::shared_future<void> done;
+    };
+    std::deque<Write> writes;
+    auto writing_bytes = [&] {
+        size_t bytes = 0;
+        for (const Write& w : writes) bytes += w.bytes;
+        return bytes;
+    };
+    auto finish_oldest_write = [&] {
+        Write w = std::move(writes.front());
+        writes.pop_front();
+        w.done.get();  // rethrows the write's error
+    };
+    auto reap_finished_writes = [&] {
+        while (!writes.empty() && writes.front().done.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+            finish_oldest_write();
+    };
+    auto wait_for_writes = [&] {
+        while (!writes.empty()) finish_oldest_write();
+    };
+    auto wait_for_write_of = [&](const std::string& name) {
+        if (std::none_of(writes.begin(), writes.end(), [&](const Write& w) { return w.name == name; })) return;
+        while (writes.front().name != name) finish_oldest_write();
+        finish_oldest_write();
     };
 
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
@@ -170,16 +194,18 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (s.total() > 2 && !in_memory.count(s.name()))
                 to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
         const size_t next_bytes = generation_memory(m) + to_load;
-        if (memory_kept() + writing_bytes + next_bytes > options.memory_budget) {
-            if (writing.valid() && progress)
-                progress(m.name() + ": waiting for " + being_written + "'s write (memory)");
-            wait_for_write();
+        reap_finished_writes();
+        if (memory_kept() + writing_bytes() + next_bytes > options.memory_budget) {
+            while (!writes.empty() && memory_kept() + writing_bytes() + next_bytes > options.memory_budget) {
+                if (progress) progress(m.name() + ": waiting for " + writes.front().name + "'s write (memory)");
+                finish_oldest_write();
+            }
             std::vector<KeptTable> kept;
             for (auto& [name, t] : in_memory)
                 kept.push_back(
                     {name, table_memory(*t), is_successor(t->index.material()), next_use(t->index.material(), i)});
             std::string dropped;
-            for (const std::string& name : tables_to_drop(kept, writing_bytes + next_bytes, options.memory_budget)) {
+            for (const std::string& name : tables_to_drop(kept, writing_bytes() + next_bytes, options.memory_budget)) {
                 // Every kept table is needed later; one read back from its spill file is there already.
                 if (spills && !spilled.count(name)) {
                     store.spill(*in_memory[name]);
@@ -198,7 +224,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (s.total() <= 2) continue;
             auto it = in_memory.find(s.name());
             if (it == in_memory.end()) {
-                if (s.name() == being_written) wait_for_write();
+                wait_for_write_of(s.name());
                 std::string error;
                 auto loaded = store.load(s, sides, &error);
                 if (!loaded) throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
@@ -222,29 +248,31 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             options.generate ? options.generate(m, subtables, go) : generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         report.push_back({m.name(), seconds, false});
-        wait_for_write();
-        being_written = m.name();
         // The write holds the subtables: the writer resolves DTM through them and the check
         // looks up the moves that leave the table in them. The budget counts them for the write
         // too, although the next table may share some: a bound, not an exact count.
         TableSet held_by_write = subtables;
-        writing_bytes = table_memory(*table) + writer_memory(*table);
+        size_t write_bytes = table_memory(*table) + writer_memory(*table);
         for (const auto& need : needs)
-            if (const TableValues* t = subtables.find(need.first)) writing_bytes += table_memory(*t);
+            if (const TableValues* t = subtables.find(need.first)) write_bytes += table_memory(*t);
         // Keep the new table if a later one needs it (while it is written, keeping it costs
         // nothing more; the next table makes room if it must); else spill it after its write.
         const bool needed_later = still_needed(m, i + 1);
-        const bool keep = needed_later && memory_kept() + writing_bytes <= options.memory_budget;
+        const bool keep = needed_later && memory_kept() + writing_bytes() + write_bytes <= options.memory_budget;
         const bool spill = needed_later && !keep && spills;
         if (spill) spilled.emplace(m.name(), m);
-        writing =
-            std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds, spill] {
+        std::shared_future<void> previous = writes.empty() ? std::shared_future<void>() : writes.back().done;
+        std::shared_future<void> done =
+            std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds, spill,
+                                            previous] {
+                if (previous.valid()) previous.wait();  // one write at a time, in order
                 store.save(*table, held, seconds, options.threads);
                 if (spill) store.spill(*table);
-            });
+            }).share();
+        writes.push_back({m.name(), write_bytes, std::move(done)});
         if (keep) in_memory.emplace(m.name(), std::move(table));
     }
-    wait_for_write();
+    wait_for_writes();
     return report;
 }
 

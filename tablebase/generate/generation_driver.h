@@ -34,7 +34,7 @@ size_t default_memory_budget();
 struct DriverOptions {
     int threads = 1;
     // Bytes for everything the driver holds at once: the tables kept for later ones, the next
-    // table's generation and the write in flight (estimates; default: 2/3 of physical memory).
+    // table's generation and the writes queued (estimates; default: 2/3 of physical memory).
     size_t memory_budget = default_memory_budget();
     std::function<void(const std::string&)> progress;
     // Called once before the first generation with the tables that will be generated, in order.

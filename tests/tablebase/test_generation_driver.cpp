@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 #include "tablebase/generate/generation_driver.h"
 #include "tablebase/generate/spill_file.h"
@@ -20,17 +23,24 @@ namespace {
 
 // A store in memory that counts its loads; with `spills`, it also keeps what the driver spills
 // (apart from the stored tables) and loads from there first.
+// Its functions are called from the driver's thread and from its writes' thread at once.
 struct MemoryStore {
+    std::mutex mutex;
     std::map<std::string, std::shared_ptr<TableValues>> tables, spilled;
     bool spills = false;
     int loads = 0, spill_reads = 0;
     std::vector<std::string> forgotten;
-    size_t most_subtables_saved_with = 0;  // the largest set of subtables a write was given
+    size_t most_subtables_saved_with = 0;                 // the largest set of subtables a write was given
+    std::function<void(const std::string&)> before_save;  // called on the write's thread
 
     TableStore store() {
         TableStore s;
-        s.present = [this](const Material& m, std::string*) { return tables.count(m.name()) > 0; };
+        s.present = [this](const Material& m, std::string*) {
+            std::lock_guard<std::mutex> lock(mutex);
+            return tables.count(m.name()) > 0;
+        };
         s.load = [this](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
+            std::lock_guard<std::mutex> lock(mutex);
             ++loads;
             auto it = spilled.find(m.name());
             if (it != spilled.end())
@@ -47,14 +57,18 @@ struct MemoryStore {
             return t;
         };
         s.save = [this](const TableValues& t, const TableSet& subtables, double, int) {
+            if (before_save) before_save(t.index.material().name());
+            std::lock_guard<std::mutex> lock(mutex);
             most_subtables_saved_with = std::max(most_subtables_saved_with, subtables.size());
             tables[t.index.material().name()] = std::make_shared<TableValues>(t);
         };
         if (spills) {
             s.spill = [this](const TableValues& t) {
+                std::lock_guard<std::mutex> lock(mutex);
                 spilled[t.index.material().name()] = std::make_shared<TableValues>(t);
             };
             s.forget = [this](const Material& m) {
+                std::lock_guard<std::mutex> lock(mutex);
                 spilled.erase(m.name());
                 forgotten.push_back(m.name());
             };
@@ -64,8 +78,8 @@ struct MemoryStore {
 };
 
 std::vector<GeneratedTable> generate(MemoryStore& ms, size_t budget,
-                                     const std::vector<std::string>& tables = {"KQvKR", "KRvKR"}) {
-    DriverOptions options;
+                                     const std::vector<std::string>& tables = {"KQvKR", "KRvKR"},
+                                     DriverOptions options = {}) {
     options.threads = 2;
     options.memory_budget = budget;
     std::vector<Material> wanted;
@@ -113,6 +127,36 @@ TEST_CASE("the generation driver loads back the tables it does not keep, with th
             CHECK(t->dtz[c] == u.dtz[c]);
         }
     }
+}
+
+TEST_CASE("tables are generated while the writes of earlier ones are still under way", "[tb][driver]") {
+    // The first table's write is held up until the third table's generation has begun (or 20 s
+    // have passed). A driver that waited for each write before the next one would make the
+    // second table, then wait for the first one's write and let it time out.
+    MemoryStore ms;
+    std::mutex mutex;
+    std::condition_variable changed;
+    int generations_begun = 0, saves_begun = 0;
+    bool held_write_saw_third = false;
+    ms.before_save = [&](const std::string&) {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (++saves_begun > 1) return;
+        held_write_saw_third = changed.wait_for(lock, std::chrono::seconds(20), [&] { return generations_begun >= 3; });
+    };
+    DriverOptions options;
+    options.generate = [&](const Material& m, const TableSet& subtables, const GenerationOptions& go) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            ++generations_begun;
+        }
+        changed.notify_all();
+        return generate_table(m, subtables, go);
+    };
+    const auto report = generate(ms, size_t(1) << 32, {"KQvKR", "KRvKR"}, options);
+    CHECK(report.size() == 4);  // KQvK, KRvK, KQvKR, KRvKR
+    CHECK(held_write_saw_third);
+    CHECK(ms.tables.size() == 4);  // every write landed
+    CHECK(ms.loads == 0);
 }
 
 TEST_CASE("tables that leave memory while still needed are spilled, read back and then forgotten", "[tb][driver]") {
