@@ -44,7 +44,8 @@ constexpr Command COMMANDS[] = {
      "stopped run resumes. Progress on stderr; --memory: what the run may hold (default\n"
      "two thirds of the machine's; tables that do not fit are spilled to scratch files);\n"
      "--dry-run: only list the tables it would generate, in order, each with its\n"
-     "positions per side to move and the tables it would load back",
+     "positions per side to move and the tables it would load back, then the most\n"
+     "its spill files would hold at once",
      tb_generate_command},
     {"tb", "verify", "[MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]",
      "recompute every stored DTM and DTZ from its moves and check the WDL file against\n"

@@ -6,10 +6,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <mutex>
 
 #include <spdlog/spdlog.h>
@@ -120,11 +122,15 @@ private:
 // that are only sized, never filled (their pages are never touched), so its memory budget
 // decides what it keeps and what it loads back, as in a real run. Prints per table its
 // positions per side to move and the subtables it would load back (from spill files or the
-// folder), with their positions (index size times the sides loaded); then the totals. The
-// generator's position bits are not counted (a few %).
+// folder), with their positions (index size times the sides loaded); then the totals, and the
+// most the spill files hold at once before compression (their values as in memory: DTM and DTZ,
+// 4 bytes per position and side). The generator's position bits are not counted (a few %).
 int list_planned_tables(const TableArgs& a, size_t memory_budget) {
     std::string loads;
     uint64_t table_loaded = 0, total_loaded = 0, load_count = 0;
+    std::mutex spill_mutex;  // spills happen on the writes' thread
+    std::map<std::string, uint64_t> spilled;
+    uint64_t spilled_bytes = 0, most_spilled_bytes = 0;
     auto sized = [](const Material& m, uint8_t sides) {
         auto t = std::make_shared<TableValues>(m);
         const uint64_t n = t->index.size();
@@ -145,6 +151,21 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         return sized(m, sides);
     };
     store.save = [](const TableValues&, const TableSet&, double, int) {};
+    store.spill = [&](const TableValues& t) {
+        std::lock_guard<std::mutex> lock(spill_mutex);
+        uint64_t& bytes = spilled[t.index.material().name()];
+        spilled_bytes -= bytes;
+        bytes = table_memory(t);
+        spilled_bytes += bytes;
+        most_spilled_bytes = std::max(most_spilled_bytes, spilled_bytes);
+    };
+    store.forget = [&](const Material& m) {
+        std::lock_guard<std::mutex> lock(spill_mutex);
+        auto it = spilled.find(m.name());
+        if (it == spilled.end()) return;
+        spilled_bytes -= it->second;
+        spilled.erase(it);
+    };
     DriverOptions options;
     options.threads = a.threads;
     options.memory_budget = memory_budget;
@@ -162,6 +183,7 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         std::printf("loaded back: %llu tables, %llu positions (memory budget %.1f GiB)\n",
                     (unsigned long long)load_count, (unsigned long long)total_loaded,
                     double(options.memory_budget) / (1 << 30));
+        std::printf("spill files: at most %s at once before compression\n", bytes_text(most_spilled_bytes).c_str());
         return EXIT_OK;
     } catch (const std::exception& e) {
         std::cerr << "pythia tb generate --dry-run: " << e.what() << '\n';
