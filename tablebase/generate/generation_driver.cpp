@@ -195,8 +195,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
         const size_t next_bytes = generation_memory(m) + to_load;
         reap_finished_writes();
-        if (memory_kept() + writing_bytes() + next_bytes > options.memory_budget) {
-            while (!writes.empty() && memory_kept() + writing_bytes() + next_bytes > options.memory_budget) {
+        auto over_budget = [&] { return memory_kept() + writing_bytes() + next_bytes > options.memory_budget; };
+        if (over_budget()) {
+            while (!writes.empty() && over_budget()) {
                 if (progress) progress(m.name() + ": waiting for " + writes.front().name + "'s write (memory)");
                 finish_oldest_write();
             }
