@@ -30,8 +30,8 @@ struct MemoryStore {
     bool spills = false;
     int loads = 0, spill_reads = 0;
     std::vector<std::string> forgotten;
-    size_t most_subtables_saved_with = 0;                 // the largest set of subtables a write was given
-    std::function<void(const std::string&)> before_save;  // called on the write's thread
+    size_t most_subtables_saved_with = 0;  // the largest set of subtables a write was given
+    std::function<void()> before_save;     // called on the write's thread
 
     TableStore store() {
         TableStore s;
@@ -57,7 +57,7 @@ struct MemoryStore {
             return t;
         };
         s.save = [this](const TableValues& t, const TableSet& subtables, double, int) {
-            if (before_save) before_save(t.index.material().name());
+            if (before_save) before_save();
             std::lock_guard<std::mutex> lock(mutex);
             most_subtables_saved_with = std::max(most_subtables_saved_with, subtables.size());
             tables[t.index.material().name()] = std::make_shared<TableValues>(t);
@@ -138,7 +138,7 @@ TEST_CASE("tables are generated while the writes of earlier ones are still under
     std::condition_variable changed;
     int generations_begun = 0, saves_begun = 0;
     bool held_write_saw_third = false;
-    ms.before_save = [&](const std::string&) {
+    ms.before_save = [&] {
         std::unique_lock<std::mutex> lock(mutex);
         if (++saves_begun > 1) return;
         held_write_saw_third = changed.wait_for(lock, std::chrono::seconds(20), [&] { return generations_begun >= 3; });
