@@ -1,6 +1,7 @@
 #include "tablebase/generate/spill_file.h"
 
 #include <lz4.h>
+#include <spdlog/spdlog.h>
 #include <xxhash.h>
 
 #include <cerrno>
@@ -84,10 +85,14 @@ bool write_spill_file(const std::filesystem::path& path, const TableValues& t, s
     if (!f) return fail(error, "spill: cannot create " + temporary.string() + ": " + std::strerror(errno));
     std::vector<char> buffer(size_t(LZ4_compressBound(int(CHUNK_VALUES * sizeof(Value)))));
     bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1;
+    uint64_t raw = 0;
     for (Color c : {WHITE, BLACK})
-        if (ok && (h.sides & (1u << c)))
+        if (ok && (h.sides & (1u << c))) {
             ok = write_array(f.get(), t.dtm[c], buffer) && write_array(f.get(), t.dtz[c], buffer);
+            raw += 2 * h.positions * sizeof(Value);
+        }
     ok = ok && std::fflush(f.get()) == 0;
+    const long written = ok ? std::ftell(f.get()) : 0;
     f.reset();
     std::error_code ec;
     if (ok) std::filesystem::rename(temporary, path, ec);
@@ -95,6 +100,9 @@ bool write_spill_file(const std::filesystem::path& path, const TableValues& t, s
         std::filesystem::remove(temporary, ec);
         return fail(error, "spill: cannot write " + path.string());
     }
+    // The driver's dry run counts spill space before compression; this is the ratio to apply.
+    spdlog::debug("{}: spill file {:.1f} MiB, {:.1f} MiB of values ({:.2f} of them)", name, written / 1048576.0,
+                  raw / 1048576.0, raw ? double(written) / double(raw) : 0.0);
     return true;
 }
 
