@@ -50,6 +50,7 @@ using ValueArray = std::vector<Value, UninitialisedAllocator<Value>>;
 using PositionBits = std::vector<uint64_t>;
 inline bool test_bit(const PositionBits& bits, uint64_t i) { return bits[i >> 6] >> (i & 63) & 1; }
 inline void set_bit(uint64_t* words, uint64_t i) { words[i >> 6] |= uint64_t(1) << (i & 63); }
+inline bool test_bit(const uint64_t* words, uint64_t i) { return words[i >> 6] >> (i & 63) & 1; }
 
 // A whole table in memory: DTM and DTZ values for each side to move.
 struct TableValues {

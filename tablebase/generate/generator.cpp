@@ -499,7 +499,7 @@ private:
                 for (size_t f = start; f < end; ++f) out = collect_predecessors(base, m, frontier[f], pawnless, out);
                 Predecessor* kept = preds.data();
                 for (const Predecessor* pr = preds.data(); pr != out; ++pr)
-                    if (!(m.settled[pr->mover][pr->r >> 6] >> (pr->r & 63) & 1)) {
+                    if (!test_bit(m.settled[pr->mover], pr->r)) {
                         __builtin_prefetch(&m.cells[pr->mover][pr->r], 1);
                         *kept++ = *pr;
                     }
@@ -534,7 +534,7 @@ private:
     }
 
     // Appends the predecessors of a frontier position (un-moves of the side that just moved,
-    // without uncapturing; pawns never move inside a slice) and prefetches their entries.
+    // without uncapturing; pawns never move inside a slice) and prefetches their settled bits.
     Predecessor* collect_predecessors(uint64_t base, const Metric& m, uint32_t pos, bool pawnless,
                                       Predecessor* out) const {
         const Color stm = Color(pos & 1);

@@ -792,10 +792,10 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         if (resolve_dtm)
             for (uint16_t& s : d.symbols) s = value_of_key(s);
         const Stretches whole_sample{{0, ch.sample_positions}};
+        const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
         EncodedSection z = encode_dtz(
             t, c, d, ch.sample_positions, whole_sample,
-            [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of, prefetch_of(t.dtm[c], t.dtz[c])); },
-            threads);
+            [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of, prefetch); }, threads);
         estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
     });
     bool encode_side[COLOR_NB] = {true, true};
@@ -808,12 +808,13 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     for_both_sides([&](Color c) {
         if (!encode_side[c]) return;
         const StorageOrder& order = choice[c].order;
+        const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
         dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plans[c]);
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
         dtz[c] = encode_dtz(
             t, c, dtm[c], n, sample_stretches(n, DTZ_SAMPLE_SEGMENTS, DTZ_SAMPLE_POSITIONS),
-            [&](auto cell_of) { return in_order(order, cell_of, prefetch_of(t.dtm[c], t.dtz[c])); }, threads);
+            [&](auto cell_of) { return in_order(order, cell_of, prefetch); }, threads);
     });
     for (Color c : {WHITE, BLACK})
         if (encode_side[c]) dtm[c].header.storage_order = dtz[c].header.storage_order = choice[c].order.field();
