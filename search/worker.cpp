@@ -324,6 +324,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
     const Move counter =
         (ss - 1)->move.is_ok() ? history_.counter[(ss - 1)->moved_piece][(ss - 1)->move.to()] : Move::none();
     MovePicker picker(pos_, tt_move, history_, ss, counter, false);
+    const CheckInfo check_info = pos_.check_info();
     const Color us = pos_.side_to_move();
     Value best = tb_floor;
     Move best_move = Move::none();
@@ -340,7 +341,7 @@ Value Worker::search(SearchStack* ss, Value alpha, Value beta, int depth, bool c
         ss->move_count = ++move_count;
         const bool capture = pos_.is_capture(m);
         const bool quiet = !pos_.is_tactical(m);
-        const bool gives_check = pos_.gives_check(m);
+        const bool gives_check = pos_.gives_check(m, check_info);
         const Piece moved = pos_.moved_piece(m);
         const int history_score = quiet ? history_.quiet[us][m.from()][m.to()] +
                                               (*(ss - 1)->continuation)[moved][m.to()] +

@@ -373,6 +373,33 @@ bool Position::gives_check(Move m) const {
            ours & ~square_bb(to);
 }
 
+CheckInfo Position::check_info() const {
+    const Color us = side_;
+    const Square ksq = king_square(~us);
+    const Bitboard occ = pieces();
+    CheckInfo info;
+    info.enemy_king = ksq;
+    info.squares[NO_PIECE_TYPE] = 0;
+    info.squares[PAWN] = pawn_attacks(~us, ksq);
+    info.squares[KNIGHT] = knight_attacks(ksq);
+    info.squares[BISHOP] = bishop_attacks(ksq, occ);
+    info.squares[ROOK] = rook_attacks(ksq, occ);
+    info.squares[QUEEN] = info.squares[BISHOP] | info.squares[ROOK];
+    info.squares[KING] = 0;
+    // A piece of ours alone between one of our sliders and their king discovers check when it
+    // leaves the line. (A slider's own move along the line cannot: it would be giving check
+    // already, with us to move.)
+    info.discoverers = 0;
+    Bitboard snipers =
+        ((bishop_attacks(ksq, 0) & pieces(BISHOP, QUEEN)) | (rook_attacks(ksq, 0) & pieces(ROOK, QUEEN))) & pieces(us);
+    while (snipers) {
+        const Square sniper = pop_lsb(snipers);
+        const Bitboard blockers = between_bb(ksq, sniper) & occ & ~square_bb(sniper);  // between_bb holds its end
+        if (blockers && !(blockers & (blockers - 1))) info.discoverers |= blockers & pieces(us);
+    }
+    return info;
+}
+
 Key Position::key_after(Move m) const {
     Square from = m.from(), to = m.to();
     Piece pc = board_[from];

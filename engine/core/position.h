@@ -14,6 +14,14 @@ namespace pythia {
 constexpr std::string_view START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 // What one move changes, kept so that undo_move needs no search and repetitions can be found.
+// What a move needs in order to give check, computed once for the position (check_info()) so
+// that gives_check(m, info) is a few masks per move instead of two slider lookups.
+struct CheckInfo {
+    Bitboard squares[PIECE_TYPE_NB];  // from where a piece of each type attacks the enemy king
+    Bitboard discoverers;             // our pieces whose leaving the line uncovers a check
+    Square enemy_king;
+};
+
 struct StateInfo {
     Key key = 0;       // full Polyglot key of the position
     Key pawn_key = 0;  // key of the pawns alone (for the pawn hash table)
@@ -96,6 +104,13 @@ public:
     // Captures and promotions: the moves that change material.
     bool is_tactical(Move m) const { return is_capture(m) || m.kind() == Move::PROMOTION; }
     bool gives_check(Move m) const;
+    CheckInfo check_info() const;
+    // The same answer as gives_check(m), from the position's check_info().
+    bool gives_check(Move m, const CheckInfo& info) const {
+        if (m.kind() != Move::NORMAL) return gives_check(m);  // promotions, en passant, castling
+        if (info.squares[type_of(board_[m.from()])] & square_bb(m.to())) return true;
+        return (info.discoverers & square_bb(m.from())) && !aligned(m.from(), m.to(), info.enemy_king);
+    }
     // The key the position will have after m; exact except for en passant and castling
     // rights, which is enough to prefetch a hash table entry.
     Key key_after(Move m) const;

@@ -221,8 +221,10 @@ TEST_CASE("chess960 make/unmake keeps every incremental structure exact", "[move
         if (depth == 0) return;
         const std::string fen = pos.fen();
         const Key key = pos.key();
+        const CheckInfo check_info = pos.check_info();
         for (Move m : MoveList(pos)) {
             const bool check = pos.gives_check(m);
+            REQUIRE(pos.gives_check(m, check_info) == check);
             castles += m.kind() == Move::CASTLING;
             pos.do_move(m);
             INFO(move_to_uci(m));

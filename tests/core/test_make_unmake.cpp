@@ -8,7 +8,8 @@
 using namespace pythia;
 
 // Walks the move tree and checks, at every node, everything incremental against a fresh
-// computation, and that the move kinds split the legal moves exactly.
+// computation, that gives_check (both ways) foretells the check, and that the move kinds split
+// the legal moves exactly.
 TEST_CASE("make/unmake keeps every incremental structure exact", "[movegen]") {
     const char* fens[] = {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -34,8 +35,10 @@ TEST_CASE("make/unmake keeps every incremental structure exact", "[movegen]") {
         if (depth == 0) return;
         const std::string fen = pos.fen();
         const Key key = pos.key();
+        const CheckInfo check_info = pos.check_info();
         for (Move m : all) {
             bool check = pos.gives_check(m);
+            REQUIRE(pos.gives_check(m, check_info) == check);
             pos.do_move(m);
             ++nodes;
             INFO(move_to_uci(m));
