@@ -53,6 +53,10 @@ void Worker::clear() {
 void Worker::prepare(const Position& root, const std::vector<Move>& moves) {
     pos_ = root;
     accumulators_.reset();
+    // The root's accumulator now, once: a node's is then made from its nearest computed
+    // ancestor's by the moves between, where an uncomputed root would make every node below
+    // it that is evaluated before the root refresh from scratch.
+    if (const nnue::Network* net = nnue::active_network()) accumulators_.current(*net, pos_);
     root_moves_.clear();
     for (Move m : moves) root_moves_.emplace_back(m);
     nodes_.store(0, std::memory_order_relaxed);
