@@ -71,10 +71,12 @@ constexpr Command COMMANDS[] = {
      "request whole within 10 s (else 408), idle connections closed after 30 s",
      tb_serve_command},
     {"", "datagen",
-     "--out FILE (--games N | --positions N) [--nodes N] [--threads T] [--seed S] [--evalfile NET|<hand-written>]",
+     "--out FILE (--games N | --positions N) [--nodes N | --depth D] [--threads T] [--seed S]\n"
+     "        [--evalfile NET|<hand-written>] [--tablebases DIR[:DIR...]]",
      "self-play training data for the network: quiet positions with the search score and\n"
-     "the game result, 32 bytes each, appended to FILE (at N nodes a move, default 5000);\n"
-     "--games and --positions count what FILE holds, so the same command resumes a run",
+     "the game result, 32 bytes each, appended to FILE (at N nodes a move, default 5000, or\n"
+     "depth D); a game that reaches Pythia's tables ends with their result; --games and\n"
+     "--positions count what FILE holds, so the same command resumes a run",
      datagen_command},
 };
 

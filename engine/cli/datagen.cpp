@@ -5,7 +5,9 @@
 // its result (eval/nnue/packed_position.h). Deterministic for a seed: game g of seed s is always
 // the same game, whatever the thread that plays it.
 #include "engine/cli/command.h"
+#include "engine/cli/datagen_adjudicator.h"
 
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -36,22 +39,42 @@ constexpr int RANDOM_PLIES_SPREAD = 3;
 constexpr int BALANCE_NODES = 20000;  // the search that judges a random start
 constexpr int BALANCE_LIMIT = 250;    // a start scored beyond this (centipawns) is skipped
 constexpr int MIN_RECORD_PLY = 12;    // the first plies of a game are not written
-constexpr int MAX_GAME_PLIES = 400;   // a game this long is adjudicated a draw
-constexpr int WIN_SCORE = 1000;       // win adjudication: this score or more, for White or
-constexpr int WIN_PLIES = 8;          // Black, over this many plies in a row
-constexpr int DRAW_SCORE = 10;        // draw adjudication: within this score,
-constexpr int DRAW_PLIES = 12;        // over this many plies in a row,
-constexpr int DRAW_FROM_PLY = 80;     // from this game ply on
 constexpr int HASH_MB = 16;           // each thread's transposition table
 constexpr int REPORT_EVERY_SECONDS = 60;
 
 struct DatagenArgs {
     uint64_t games = 0, positions = 0;  // stop when the file holds this many (0: no limit)
     uint64_t nodes = 5000;
+    int depth = 0;  // a fixed depth a move instead of the nodes
     int threads = 1;
     uint64_t seed = 1;
     std::string out;
-    std::string eval_file;  // a net to play with instead of the build's default evaluation
+    std::string eval_file;   // a net to play with instead of the build's default evaluation
+    std::string tablebases;  // Pythia's tables (folders separated by ':') for adjudication
+};
+
+// What the games cost and how they ended, for the report.
+struct GameStats {
+    uint64_t games = 0, plies = 0, positions = 0;  // plies searched, positions written
+    uint64_t nodes = 0, depths = 0;                // searched, and the depths completed, summed
+    std::array<uint64_t, size_t(GameEnd::COUNT)> endings{};
+
+    void add(const GameStats& o) {
+        games += o.games;
+        plies += o.plies;
+        positions += o.positions;
+        nodes += o.nodes;
+        depths += o.depths;
+        for (size_t i = 0; i < endings.size(); ++i) endings[i] += o.endings[i];
+    }
+    std::string endings_text() const {
+        std::string out;
+        for (size_t i = 0; i < endings.size(); ++i)
+            if (endings[i])
+                out += fmt::format("{}{} {:.1f} %", out.empty() ? "" : ", ", game_end_name(GameEnd(i)),
+                                   100.0 * double(endings[i]) / double(std::max<uint64_t>(games, 1)));
+        return out;
+    }
 };
 
 // Parses the options; a missing or bad one is a UsageError (the usage is in commands.cpp).
@@ -66,6 +89,8 @@ DatagenArgs parse_args(const std::vector<std::string>& args) {
         const bool numeric = ec == std::errc() && p == v.data() + v.size();
         if (name == "--out")
             a.out = v;
+        else if (name == "--tablebases")
+            a.tablebases = v;
         else if (name == "--evalfile")
             a.eval_file = v;
         else if (!numeric)
@@ -76,6 +101,8 @@ DatagenArgs parse_args(const std::vector<std::string>& args) {
             a.positions = n;
         else if (name == "--nodes" && n >= 1)
             a.nodes = n;
+        else if (name == "--depth" && n >= 1 && n <= 64)
+            a.depth = int(n);
         else if (name == "--threads" && n >= 1 && n <= 256)
             a.threads = int(n);
         else if (name == "--seed")
@@ -118,51 +145,41 @@ Position random_start(std::mt19937_64& rng, Search& search, const SearchOptions&
 }
 
 // One game; its quiet positions are appended to `records`.
-void play_game(uint64_t seed, uint32_t game, uint64_t nodes, Search& search, std::vector<PackedPosition>& records) {
-    const SearchOptions options;  // one line, no tablebases: Pythia's own search alone
-    std::mt19937_64 rng = game_rng(seed, game);
+void play_game(const DatagenArgs& a, uint32_t game, const tb::Tablebases* tables, Search& search,
+               std::vector<PackedPosition>& records, GameStats& stats) {
+    const SearchOptions options;  // one line, no tablebases in the search: Pythia's own search
+    std::mt19937_64 rng = game_rng(a.seed, game);
     Position pos = random_start(rng, search, options);
     search.clear();
     SearchLimits limits;
-    limits.nodes = nodes;
+    if (a.depth)
+        limits.depth = a.depth;
+    else
+        limits.nodes = a.nodes;
 
+    GameAdjudicator adjudicator(tables);
     std::vector<PackedPosition> game_records;
-    GameResult result = GameResult::DRAW;
-    int win_streak = 0, draw_streak = 0;  // win_streak > 0: White winning, < 0: Black
+    std::optional<Ending> ending;
     for (int ply = 0;; ++ply) {
-        const Color stm = pos.side_to_move();
-        if (MoveList(pos).empty()) {
-            result = !pos.in_check() ? GameResult::DRAW : stm == WHITE ? GameResult::BLACK_WIN : GameResult::WHITE_WIN;
-            break;
-        }
-        if (pos.is_fifty_move_draw() || pos.is_threefold_repetition() || pos.has_insufficient_material() ||
-            ply >= MAX_GAME_PLIES)
-            break;
+        if ((ending = adjudicator.before_search(pos, ply))) break;
         const SearchResult r = search.run(pos, limits, options);
-        const int score_white = stm == WHITE ? r.score : -r.score;
-        // Adjudication: a mate seen by the search ends the game; so does a large score held
-        // by both sides for a while, or a long quiet draw.
-        if (is_decisive(r.score)) {
-            result = score_white > 0 ? GameResult::WHITE_WIN : GameResult::BLACK_WIN;
-            break;
-        }
-        win_streak = score_white >= WIN_SCORE    ? std::max(win_streak, 0) + 1
-                     : score_white <= -WIN_SCORE ? std::min(win_streak, 0) - 1
-                                                 : 0;
-        if (std::abs(win_streak) >= WIN_PLIES) {
-            result = win_streak > 0 ? GameResult::WHITE_WIN : GameResult::BLACK_WIN;
-            break;
-        }
-        draw_streak = std::abs(score_white) <= DRAW_SCORE && pos.game_ply() >= DRAW_FROM_PLY ? draw_streak + 1 : 0;
-        if (draw_streak >= DRAW_PLIES) break;
+        ++stats.plies;
+        stats.nodes += r.nodes;
+        stats.depths += uint64_t(r.depth);
+        if ((ending = adjudicator.after_search(pos, r.score))) break;
         // Quiet positions only: the network is asked about quiet positions, where the score
         // is the position's and not a capture's about to happen.
-        if (pos.game_ply() >= MIN_RECORD_PLY && !pos.in_check() && !pos.is_tactical(r.best))
+        if (pos.game_ply() >= MIN_RECORD_PLY && !pos.in_check() && !pos.is_tactical(r.best)) {
+            const int score_white = pos.side_to_move() == WHITE ? r.score : -r.score;
             game_records.push_back(nnue::pack_position(pos, score_white, GameResult::DRAW, game));
+        }
         pos.do_move(r.best);
     }
-    for (PackedPosition& p : game_records) p.result = uint8_t(result);
+    for (PackedPosition& p : game_records) p.result = uint8_t(ending->result);
     records.insert(records.end(), game_records.begin(), game_records.end());
+    ++stats.games;
+    stats.positions += game_records.size();
+    ++stats.endings[size_t(ending->how)];
 }
 
 // Trims a record cut by a stop, and finds the largest game number in the file.
@@ -213,10 +230,26 @@ int datagen_command(const Args& args) {
         std::cerr << "pythia datagen: cannot open " << a.out << " for appending\n";
         return 1;
     }
-    spdlog::info("datagen: {} positions of {} games already in {}; {} nodes a move, {} thread(s), seed {}, {}",
-                 existing, last_game + 1, a.out, a.nodes, a.threads, a.seed, nnue::active_network_name());
+    // The tables adjudicate the games that reach them (the search itself plays without them).
+    std::unique_ptr<tb::Tablebases> tables;
+    if (!a.tablebases.empty()) {
+        tables = std::make_unique<tb::Tablebases>();
+        for (const std::string& message : tables->set_paths(a.tablebases)) spdlog::info("datagen: {}", message);
+        if (!tables->num_tables()) {
+            std::fclose(out);
+            std::cerr << "pythia datagen: no tablebases in " << a.tablebases << '\n';
+            return 1;
+        }
+        tables->open_wdl_files();
+    }
+    spdlog::info(
+        "datagen: {} positions of {} games already in {}; {} a move, {} thread(s), seed {}, {}; {}", existing,
+        last_game + 1, a.out, a.depth ? fmt::format("depth {}", a.depth) : fmt::format("{} nodes", a.nodes), a.threads,
+        a.seed, nnue::active_network_name(),
+        tables ? fmt::format("tables of up to {} pieces adjudicate", tables->max_pieces()) : std::string("no tables"));
 
-    std::atomic<uint64_t> next_game{uint64_t(last_game + 1)}, positions{existing}, games_done{0};
+    std::atomic<uint64_t> next_game{uint64_t(last_game + 1)}, positions{existing};
+    GameStats stats;  // under write_mutex
     std::mutex write_mutex;
     const auto start = std::chrono::steady_clock::now();
     auto last_report = start;
@@ -225,12 +258,14 @@ int datagen_command(const Args& args) {
         Search search;
         search.set_hash_mb(HASH_MB);
         std::vector<PackedPosition> records;
+        GameStats game_stats;
         while (true) {
             if (a.positions && positions.load() >= a.positions) return;
             const uint64_t game = next_game.fetch_add(1);
             if ((a.games && game >= a.games) || game > UINT32_MAX) return;
             records.clear();
-            play_game(a.seed, uint32_t(game), a.nodes, search, records);
+            game_stats = {};
+            play_game(a, uint32_t(game), tables.get(), search, records, game_stats);
             std::lock_guard lock(write_mutex);
             if (std::fwrite(records.data(), sizeof(PackedPosition), records.size(), out) != records.size() ||
                 std::fflush(out) != 0) {
@@ -238,13 +273,13 @@ int datagen_command(const Args& args) {
                 return;
             }
             positions += records.size();
-            ++games_done;
+            stats.add(game_stats);
             const auto now = std::chrono::steady_clock::now();
             if (now - last_report >= std::chrono::seconds(REPORT_EVERY_SECONDS)) {
                 last_report = now;
                 const double s = std::chrono::duration<double>(now - start).count();
                 spdlog::info("datagen: game {}, {} positions in the file, {:.1f} positions/s, {:.2f} games/s", game,
-                             positions.load(), (positions.load() - existing) / s, games_done.load() / s);
+                             positions.load(), double(stats.positions) / s, double(stats.games) / s);
             }
         }
     };
@@ -257,9 +292,17 @@ int datagen_command(const Args& args) {
         return 1;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    spdlog::info("datagen: done, {} games and {} positions in {:.0f} s ({:.1f} positions/s); {} holds {}",
-                 games_done.load(), positions.load() - existing, s, (positions.load() - existing) / std::max(s, 1e-9),
-                 a.out, positions.load());
+    spdlog::info("datagen: done, {} games and {} positions in {:.0f} s ({:.1f} positions/s); {} holds {}", stats.games,
+                 stats.positions, s, double(stats.positions) / std::max(s, 1e-9), a.out, positions.load());
+    // Where the plies go: a game's searched plies against its written positions, and its ends.
+    if (stats.games)
+        spdlog::info(
+            "datagen: a game searches {:.1f} plies (depth {:.2f}, {:.0f} nodes a position written) and "
+            "writes {:.1f} positions; ended by {}",
+            double(stats.plies) / double(stats.games),
+            double(stats.depths) / double(std::max<uint64_t>(stats.plies, 1)),
+            double(stats.nodes) / double(std::max<uint64_t>(stats.positions, 1)),
+            double(stats.positions) / double(stats.games), stats.endings_text());
     return 0;
 }
 
