@@ -2,8 +2,10 @@
 // (with the move's dirty pieces, found from the position before the move) and pops it when it
 // takes the move back; an entry's accumulator is computed only when a position is evaluated
 // (lazily: many nodes end before their evaluation), from the nearest computed entry below it,
-// or from scratch when there is none. engine/core knows nothing of this: the stack lives in
-// the search worker, beside its Position.
+// or from scratch when there is none. Each perspective is its own: a king move that changes its
+// side's view (network.h: the king bucket, the mirroring) makes that perspective start from
+// scratch there. engine/core knows nothing of this: the stack lives in the search worker,
+// beside its Position.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,7 @@
 namespace pythia::nnue {
 
 struct Accumulator {
-    alignas(64) int16_t values[COLOR_NB][HIDDEN];  // indexed by perspective
+    alignas(64) int16_t values[COLOR_NB][MAX_HIDDEN];  // indexed by perspective; a net's width used
 };
 
 // What one move does to the board: at most two pieces appear and two disappear (a capture
@@ -32,8 +34,8 @@ struct DirtyPieces {
 // The dirty pieces of `m`, legal in `before`.
 DirtyPieces dirty_pieces(const Position& before, Move m);
 
-// The accumulator of pos computed from nothing.
-void refresh(const Network& net, const Position& pos, Accumulator& out);
+// One perspective of the accumulator of pos, computed from nothing.
+void refresh(const Network& net, const Position& pos, Color perspective, Accumulator& out);
 
 class AccumulatorStack {
 public:
@@ -50,10 +52,13 @@ public:
     const Accumulator& current(const Network& net, const Position& pos);
 
 private:
+    template <int N, bool ViewsChange>
+    const Accumulator& update(const Network& net, const Position& pos);
+
     struct Entry {
         Accumulator acc;
         DirtyPieces dirty;
-        bool computed = false;
+        bool computed[COLOR_NB] = {false, false};  // by perspective
     };
     std::vector<Entry> entries_;
     int top_ = 0;

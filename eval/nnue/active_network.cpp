@@ -1,5 +1,6 @@
 #include "eval/nnue/active_network.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -62,8 +63,11 @@ bool load_eval_file(const std::string& path, std::string& error) {
         error = "cannot open net file '" + path + "'";
         return false;
     }
-    // A net file is well under a megabyte; anything longer is refused by its size anyway.
-    std::vector<uint8_t> bytes(NET_FILE_BYTES + 1);
+    // The file's bytes, but no more than one past the largest net's: longer is refused anyway.
+    in.seekg(0, std::ios::end);
+    const auto length = std::streamoff(in.tellg());
+    in.seekg(0);
+    std::vector<uint8_t> bytes(size_t(std::clamp<std::streamoff>(length, 0, std::streamoff(max_net_file_bytes()) + 1)));
     in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
     bytes.resize(size_t(in.gcount()));
     std::unique_ptr<Network> net = parse_network(bytes, error);

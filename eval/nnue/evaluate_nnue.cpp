@@ -11,8 +11,10 @@ namespace {
 Value output(const Network& net, const Accumulator& acc, Color stm) {
     // The dot products are in QA * QA * QB units: one division by QA brings them to the
     // bias's QA * QB, and SCALE / (QA * QB) to centipawns.
-    const int64_t sum = simd::screlu_dot(acc.values[stm], net.output_weights) +
-                        simd::screlu_dot(acc.values[~stm], net.output_weights + HIDDEN);
+    const int64_t sum = simd::with_width(net.hidden, [&](auto width) {
+        return simd::screlu_dot<width()>(net.hidden, acc.values[stm], net.output_weights.data()) +
+               simd::screlu_dot<width()>(net.hidden, acc.values[~stm], net.output_weights.data() + net.hidden);
+    });
     const int64_t raw = sum / QA + net.output_bias;
     const int64_t cp = raw * SCALE / (QA * QB);
     // Never a score the search would read as a mate or a tablebase result.
@@ -27,7 +29,8 @@ Value evaluate(const Network& net, const Position& pos, AccumulatorStack& stack)
 
 Value evaluate_from_scratch(const Network& net, const Position& pos) {
     Accumulator acc;
-    refresh(net, pos, acc);
+    refresh(net, pos, WHITE, acc);
+    refresh(net, pos, BLACK, acc);
     return output(net, acc, pos.side_to_move());
 }
 

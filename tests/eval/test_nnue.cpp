@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <xxhash.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,15 +31,28 @@ using namespace pythia::nnue;
 
 namespace {
 
-// A network of random weights, small enough that no int16 sum wraps.
-std::unique_ptr<Network> random_network(uint64_t seed) {
+// The shapes the inference takes: the plain net of the embedded one's width, and nets with king
+// buckets (mirrored or not) of other widths.
+struct Shape {
+    int hidden, king_buckets;
+    bool mirrored;
+};
+constexpr Shape PLAIN{128, 1, false};
+constexpr Shape SHAPES[] = {PLAIN, {256, 4, true}, {64, 32, false}, {32, 1, true}};
+
+// A network of random weights, small enough that no int16 sum wraps, and a random king buckets
+// table that uses every bucket.
+std::unique_ptr<Network> random_network(uint64_t seed, Shape shape = PLAIN) {
     std::mt19937_64 rng(seed);
-    auto net = std::make_unique<Network>();
+    auto net = std::make_unique<Network>(Network::of_shape(shape.hidden, shape.king_buckets, shape.mirrored));
     std::uniform_int_distribution<int> feature(-200, 200), output(-OUTPUT_WEIGHT_LIMIT, OUTPUT_WEIGHT_LIMIT);
     for (int16_t& w : net->feature_weights) w = int16_t(feature(rng));
     for (int16_t& w : net->feature_bias) w = int16_t(feature(rng));
     for (int16_t& w : net->output_weights) w = int16_t(output(rng));
     net->output_bias = int16_t(feature(rng));
+    for (int sq = 0; sq < SQUARE_NB; ++sq)
+        net->bucket_of[sq] = uint8_t(sq < shape.king_buckets ? sq : rng() % uint64_t(shape.king_buckets));
+    std::shuffle(net->bucket_of.begin(), net->bucket_of.end(), rng);
     return net;
 }
 
@@ -46,8 +61,10 @@ std::filesystem::path scratch_dir(const std::string& name) {
     return std::filesystem::temp_directory_path() / (name + "-" + std::to_string(getpid()));
 }
 
-bool equal(const Accumulator& a, const Accumulator& b) {
-    return std::equal(&a.values[0][0], &a.values[0][0] + COLOR_NB * HIDDEN, &b.values[0][0]);
+bool equal(const Accumulator& a, const Accumulator& b, int hidden) {
+    for (Color c : {WHITE, BLACK})
+        if (!std::equal(a.values[c], a.values[c] + hidden, b.values[c])) return false;
+    return true;
 }
 
 std::vector<uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
@@ -62,108 +79,146 @@ const char* const START_FENS[] = {
 };
 
 struct MoveKinds {
-    int captures = 0, promotions = 0, castlings = 0, en_passants = 0, nulls = 0, undos = 0;
+    int captures = 0, promotions = 0, castlings = 0, en_passants = 0, nulls = 0, undos = 0, view_changes = 0;
 };
 
 }  // namespace
 
-TEST_CASE("nnue: the incremental accumulator equals a full refresh over random games", "[nnue]") {
-    const auto net = random_network(1);
-    std::mt19937_64 rng(2);
-    AccumulatorStack stack;
-    MoveKinds seen;
-    const int games = test::light_mode() ? 40 : 200;
-    int checked = 0;
-    for (int g = 0; g < games; ++g) {
-        Position pos;
-        REQUIRE(pos.set_fen(START_FENS[g % std::size(START_FENS)]));
-        stack.reset();
-        int depth = 0;  // moves on the stack (so that undos stay within the game)
-        std::vector<bool> was_null;
-        for (int ply = 0; ply < 120; ++ply) {
-            // Sometimes go back a move, so that the lazy stack recomputes from below.
-            if (depth > 0 && rng() % 6 == 0) {
-                if (was_null.back())
-                    pos.undo_null_move();
-                else
-                    pos.undo_move();
-                stack.pop();
-                was_null.pop_back();
-                --depth;
-                ++seen.undos;
-            } else if (!pos.in_check() && rng() % 12 == 0) {
-                stack.push_null();
-                pos.do_null_move();
-                was_null.push_back(true);
-                ++depth;
-                ++seen.nulls;
-            } else {
-                MoveList moves(pos);
-                if (moves.empty()) break;
-                // Prefer the rare kinds of move, so that each is met many times.
-                std::vector<Move> special;
-                for (Move m : moves)
-                    if (m.kind() != Move::NORMAL || pos.is_capture(m)) special.push_back(m);
-                const Move m = !special.empty() && rng() % 2 ? special[rng() % special.size()]
-                                                             : moves[int(rng() % uint64_t(moves.size()))];
-                seen.captures += pos.is_capture(m);
-                seen.promotions += m.kind() == Move::PROMOTION;
-                seen.castlings += m.kind() == Move::CASTLING;
-                seen.en_passants += m.kind() == Move::EN_PASSANT;
-                stack.push(pos, m);
-                pos.do_move(m);
-                was_null.push_back(false);
-                ++depth;
-            }
-            // Evaluate only some positions, as the search does, so that updates chain.
-            if (rng() % 3 == 0) {
-                Accumulator fresh;
-                refresh(*net, pos, fresh);
-                REQUIRE(equal(stack.current(*net, pos), fresh));
-                REQUIRE(evaluate(*net, pos, stack) == evaluate_from_scratch(*net, pos));
-                ++checked;
+TEST_CASE("nnue: the incremental accumulator equals a full refresh over random games, in every shape", "[nnue]") {
+    for (const Shape shape : SHAPES) {
+        INFO("hidden " << shape.hidden << ", king buckets " << shape.king_buckets << ", mirrored " << shape.mirrored);
+        const auto net = random_network(1, shape);
+        std::mt19937_64 rng(2);
+        AccumulatorStack stack;
+        MoveKinds seen;
+        const int games = test::light_mode() ? 40 : 200;
+        int checked = 0;
+        for (int g = 0; g < games; ++g) {
+            Position pos;
+            REQUIRE(pos.set_fen(START_FENS[g % std::size(START_FENS)]));
+            stack.reset();
+            int depth = 0;  // moves on the stack (so that undos stay within the game)
+            std::vector<bool> was_null;
+            for (int ply = 0; ply < 120; ++ply) {
+                // Sometimes go back a move, so that the lazy stack recomputes from below.
+                if (depth > 0 && rng() % 6 == 0) {
+                    if (was_null.back())
+                        pos.undo_null_move();
+                    else
+                        pos.undo_move();
+                    stack.pop();
+                    was_null.pop_back();
+                    --depth;
+                    ++seen.undos;
+                } else if (!pos.in_check() && rng() % 12 == 0) {
+                    stack.push_null();
+                    pos.do_null_move();
+                    was_null.push_back(true);
+                    ++depth;
+                    ++seen.nulls;
+                } else {
+                    MoveList moves(pos);
+                    if (moves.empty()) break;
+                    // Prefer the rare kinds of move, so that each is met many times.
+                    std::vector<Move> special;
+                    for (Move m : moves)
+                        if (m.kind() != Move::NORMAL || pos.is_capture(m)) special.push_back(m);
+                    const Move m = !special.empty() && rng() % 2 ? special[rng() % special.size()]
+                                                                 : moves[int(rng() % uint64_t(moves.size()))];
+                    seen.captures += pos.is_capture(m);
+                    seen.promotions += m.kind() == Move::PROMOTION;
+                    seen.castlings += m.kind() == Move::CASTLING;
+                    seen.en_passants += m.kind() == Move::EN_PASSANT;
+                    const Color us = pos.side_to_move();
+                    const View before = net->view(us, pos.king_square(us));
+                    stack.push(pos, m);
+                    pos.do_move(m);
+                    seen.view_changes += !(net->view(us, pos.king_square(us)) == before);
+                    was_null.push_back(false);
+                    ++depth;
+                }
+                // Evaluate only some positions, as the search does, so that updates chain.
+                if (rng() % 3 == 0) {
+                    Accumulator fresh;
+                    refresh(*net, pos, WHITE, fresh);
+                    refresh(*net, pos, BLACK, fresh);
+                    REQUIRE(equal(stack.current(*net, pos), fresh, net->hidden));
+                    REQUIRE(evaluate(*net, pos, stack) == evaluate_from_scratch(*net, pos));
+                    ++checked;
+                }
             }
         }
+        INFO("captures " << seen.captures << ", promotions " << seen.promotions << ", castlings " << seen.castlings
+                         << ", en passant " << seen.en_passants << ", null moves " << seen.nulls << ", undos "
+                         << seen.undos << ", view changes " << seen.view_changes << ", checks " << checked);
+        CHECK(seen.captures > 100);
+        CHECK(seen.promotions > 20);
+        CHECK(seen.castlings > 10);
+        CHECK(seen.en_passants > 5);
+        CHECK(seen.nulls > 20);
+        CHECK(checked > 1000);
+        if (shape.king_buckets > 1 || shape.mirrored) CHECK(seen.view_changes > 50);
     }
-    INFO("captures " << seen.captures << ", promotions " << seen.promotions << ", castlings " << seen.castlings
-                     << ", en passant " << seen.en_passants << ", null moves " << seen.nulls << ", undos " << seen.undos
-                     << ", checks " << checked);
-    CHECK(seen.captures > 100);
-    CHECK(seen.promotions > 20);
-    CHECK(seen.castlings > 10);
-    CHECK(seen.en_passants > 5);
-    CHECK(seen.nulls > 20);
-    CHECK(checked > 1000);
 }
 
 TEST_CASE("nnue: the evaluation is the side to move's and mirrors with the colours", "[nnue]") {
-    const auto net = random_network(3);
-    Position white, black;
-    REQUIRE(white.set_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"));
-    // The same position with colours exchanged and the board mirrored: the side to move sees the same.
-    char squares[64] = {};
-    const char* letters = " PNBRQK  pnbrqk ";
-    for (Bitboard b = white.pieces(); b;) {
-        const Square s = pop_lsb(b);
-        const Piece p = white.piece_on(s);
-        squares[s ^ 56] = letters[make_piece(~color_of(p), type_of(p))];
+    for (const Shape shape : SHAPES) {
+        const auto net = random_network(3, shape);
+        Position white, black;
+        REQUIRE(white.set_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"));
+        // The same position with colours exchanged and the board mirrored: the side to move sees the same.
+        char squares[64] = {};
+        const char* letters = " PNBRQK  pnbrqk ";
+        for (Bitboard b = white.pieces(); b;) {
+            const Square s = pop_lsb(b);
+            const Piece p = white.piece_on(s);
+            squares[s ^ 56] = letters[make_piece(~color_of(p), type_of(p))];
+        }
+        REQUIRE(black.set_fen(placement_fen(squares) + " b - - 0 1"));
+        CHECK(evaluate_from_scratch(*net, white) == evaluate_from_scratch(*net, black));
+        CHECK(evaluate_from_scratch(*net, white) != 0);
     }
-    REQUIRE(black.set_fen(placement_fen(squares) + " b - - 0 1"));
-    CHECK(evaluate_from_scratch(*net, white) == evaluate_from_scratch(*net, black));
-    CHECK(evaluate_from_scratch(*net, white) != 0);
 }
 
-TEST_CASE("nnue: a good net file loads and evaluates as the network it was written from", "[nnue]") {
-    const auto net = random_network(4);
-    const std::string file = serialize_network(*net);
-    REQUIRE(file.size() == NET_FILE_BYTES);
-    std::string error;
-    const auto loaded = parse_network(bytes_of(file), error);
-    REQUIRE(loaded);
-    CHECK(error.empty());
-    CHECK(serialize_network(*loaded) == file);
-    Position pos;
-    CHECK(evaluate_from_scratch(*loaded, pos) == evaluate_from_scratch(*net, pos));
+TEST_CASE("nnue: a mirrored net sees a position and its left-right mirror alike", "[nnue]") {
+    // Without castling rights the mirror is the same game; a mirrored net cannot tell them apart.
+    const auto net = random_network(7, {64, 4, true});
+    Position pos, mirrored;
+    REQUIRE(pos.set_fen("r5k1/p1p2pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/3RK2R w - - 0 1"));
+    char squares[64] = {};
+    const char* letters = " PNBRQK  pnbrqk ";
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        squares[s ^ 7] = letters[pos.piece_on(s)];
+    }
+    REQUIRE(mirrored.set_fen(placement_fen(squares) + " w - - 0 1"));
+    CHECK(evaluate_from_scratch(*net, pos) == evaluate_from_scratch(*net, mirrored));
+    // An unmirrored net of king buckets has no such symmetry.
+    const auto plain = random_network(7, {64, 4, false});
+    CHECK(evaluate_from_scratch(*plain, pos) != evaluate_from_scratch(*plain, mirrored));
+}
+
+TEST_CASE("nnue: a good net file of every shape loads and evaluates as the network it was written from", "[nnue]") {
+    for (const Shape shape : SHAPES) {
+        const auto net = random_network(4, shape);
+        const std::string file = serialize_network(*net);
+        const bool bucketed = shape.king_buckets > 1 || shape.mirrored;
+        REQUIRE(file.size() == net_file_bytes(shape.hidden, shape.king_buckets, bucketed));
+        CHECK(uint8_t(file[8]) == (bucketed ? NET_FORMAT_BUCKETED : NET_FORMAT_PLAIN));
+        std::string error;
+        const auto loaded = parse_network(bytes_of(file), error);
+        REQUIRE(loaded);
+        CHECK(error.empty());
+        CHECK(loaded->hidden == shape.hidden);
+        CHECK(loaded->king_buckets == shape.king_buckets);
+        CHECK(loaded->mirrored == shape.mirrored);
+        CHECK(serialize_network(*loaded) == file);
+        for (const char* fen : START_FENS) {
+            Position pos;
+            REQUIRE(pos.set_fen(fen));
+            CHECK(evaluate_from_scratch(*loaded, pos) == evaluate_from_scratch(*net, pos));
+        }
+    }
 }
 
 TEST_CASE("nnue: corrupt, truncated and wrong-size net files are refused with a reason", "[nnue]") {
@@ -188,11 +243,34 @@ TEST_CASE("nnue: corrupt, truncated and wrong-size net files are refused with a 
     CHECK(refused(good + "xx"));
     CHECK(error.find("bytes") != std::string::npos);
 
-    std::string wider = good;  // a net of another width: refused by its header
-    const uint32_t other_hidden = HIDDEN * 2;
-    std::memcpy(wider.data() + 16, &other_hidden, sizeof other_hidden);
-    CHECK(refused(wider));
+    auto with_field = [&good](size_t offset, uint32_t v) {
+        std::string bytes = good;
+        std::memcpy(bytes.data() + offset, &v, sizeof v);
+        return bytes;
+    };
+    CHECK(refused(with_field(16, 100)));  // a width the SIMD kernels cannot take
     CHECK(error.find("hidden") != std::string::npos);
+    CHECK(refused(with_field(16, 2048)));
+    CHECK(error.find("hidden") != std::string::npos);
+    CHECK(refused(with_field(16, 256)));  // another valid width: the length is wrong for it
+    CHECK(error.find("bytes") != std::string::npos);
+    CHECK(refused(with_field(12, 2 * 768)));  // version 1 has no king buckets
+    CHECK(error.find("inputs") != std::string::npos);
+    CHECK(refused(with_field(36, 1)));  // version 1 has no flags
+    CHECK(error.find("reserved") != std::string::npos);
+
+    // Version 2: a king buckets table naming a bucket the net has no inputs for, unknown flags.
+    const auto bucketed = random_network(8, {32, 2, true});
+    std::string beyond = serialize_network(*bucketed);
+    beyond[NET_HEADER_BYTES + 5] = 2;
+    const uint64_t hash = XXH64(beyond.data() + NET_HEADER_BYTES, beyond.size() - NET_HEADER_BYTES, 0);
+    std::memcpy(beyond.data() + 40, &hash, sizeof hash);
+    CHECK(refused(beyond));
+    CHECK(error.find("bucket 2 of 2") != std::string::npos);
+    std::string flags = serialize_network(*bucketed);
+    flags[36] = 3;
+    CHECK(refused(flags));
+    CHECK(error.find("flags") != std::string::npos);
 
     std::string version = good;
     version[8] = 99;

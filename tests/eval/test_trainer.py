@@ -10,6 +10,8 @@
    to the centipawn, the integer inference computed here from the file's weights (the engine's
    arithmetic: accumulator, SCReLU, dot product, truncating divisions), and is within
    quantisation error of the float model's.
+4. The same for a net of king buckets (mirrored, format version 2) started from NET's weights,
+   and for one of another width trained from random weights.
 
 Exit 77 (skipped) when PyTorch or numpy is not installed (Debian's python3-torch, python3-numpy).
 """
@@ -43,9 +45,8 @@ def truncating_div(a, b):
 
 def integer_eval(path, fen):
     """The engine's evaluation (eval/nnue/evaluate_nnue.cpp) of fen with the net file at path."""
-    h = 128
-    ft_w, ft_b, out_w, out_b = train.read_weights(path, h)
-    stm, other, _ = train.features(train.record_of_fen(fen))
+    h, layout, ft_w, ft_b, out_w, out_b = train.read_weights(path)
+    stm, other, _ = train.features(train.record_of_fen(fen), layout)
     total = 0
     for indices, weights in ((stm, out_w[:h]), (other, out_w[h:])):
         acc = ft_b + ft_w[indices.numpy()].sum(axis=0)
@@ -94,25 +95,33 @@ def main():
         if run.returncode == 0 or "checksum" not in run.stderr:
             fail(f"--init accepted a corrupt net (exit {run.returncode}): {run.stderr}")
 
-        # 3. Fine-tune, then the engine reads what the trainer wrote.
-        tuned = os.path.join(tmp, "tuned.nnue")
-        run = subprocess.run([sys.executable, TRAIN, data, "--out", tuned, "--init", net, "--epochs", "2",
-                              "--batch", "64", "--lr", "0.001", "--validation", "0"],
-                             capture_output=True, text=True, timeout=300)
-        if run.returncode != 0:
-            fail(f"train.py failed: {run.stderr}")
-        if open(tuned, "rb").read() == open(net, "rb").read():
-            fail("two epochs of training left the net unchanged")
-        floats = re.findall(r"float model: (-?[\d.]+) cp \(side to move\) for (.+)", run.stderr)
-        if len(floats) != len(train.CHECK_FENS):
-            fail(f"the trainer printed {len(floats)} check positions:\n{run.stderr}")
-        for value, fen in floats:
-            engine = engine_network_eval(pythia, tuned, fen)
-            if engine != integer_eval(tuned, fen):
-                fail(f"{fen}: the engine says {engine} cp, the integer inference {integer_eval(tuned, fen)}")
-            if abs(engine - float(value)) > TOLERANCE_CP:
-                fail(f"{fen}: the engine says {engine} cp, the float model {value}")
-            print(f"ok: {fen}: engine {engine} cp, float model {value}")
+        # 3. Fine-tune, then the engine reads what the trainer wrote; 4. the same for other shapes.
+        runs = [("tuned", ["--init", net]),
+                ("buckets", ["--init", net, "--king-buckets", "4"]),
+                ("narrow", ["--hidden", "32", "--king-buckets", "8"])]
+        for name, options in runs:
+            tuned = os.path.join(tmp, name + ".nnue")
+            run = subprocess.run([sys.executable, TRAIN, data, "--out", tuned, "--epochs", "2", "--batch", "64",
+                                  "--lr", "0.001", "--validation", "0"] + options,
+                                 capture_output=True, text=True, timeout=300)
+            if run.returncode != 0:
+                fail(f"train.py {' '.join(options)} failed: {run.stderr}")
+            if open(tuned, "rb").read() == open(net, "rb").read():
+                fail("two epochs of training left the net unchanged")
+            version = open(tuned, "rb").read()[8]
+            if version != (train.FORMAT_PLAIN if name == "tuned" else train.FORMAT_BUCKETED):
+                fail(f"{name}: format version {version}")
+            floats = re.findall(r"float model: (-?[\d.]+) cp \(side to move\) for (.+)", run.stderr)
+            if len(floats) != len(train.CHECK_FENS):
+                fail(f"the trainer printed {len(floats)} check positions:\n{run.stderr}")
+            for value, fen in floats:
+                engine = engine_network_eval(pythia, tuned, fen)
+                if engine != integer_eval(tuned, fen):
+                    fail(f"{name}, {fen}: the engine says {engine} cp, the integer inference "
+                         f"{integer_eval(tuned, fen)}")
+                if abs(engine - float(value)) > TOLERANCE_CP:
+                    fail(f"{name}, {fen}: the engine says {engine} cp, the float model {value}")
+                print(f"ok: {name}: {fen}: engine {engine} cp, float model {value}")
     print("trainer and engine agree")
 
 
