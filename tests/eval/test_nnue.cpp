@@ -78,6 +78,21 @@ const char* const START_FENS[] = {
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 };
 
+// pos with every square s moved to s ^ flip (56: top to bottom, 7: left to right), the colours
+// exchanged when asked, `side` to move and no castling or en passant rights.
+Position transformed(const Position& pos, int flip, bool swap_colours, const std::string& side) {
+    char squares[64] = {};
+    const char* letters = " PNBRQK  pnbrqk ";
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        const Piece p = pos.piece_on(s);
+        squares[s ^ flip] = letters[swap_colours ? make_piece(~color_of(p), type_of(p)) : p];
+    }
+    Position out;
+    REQUIRE(out.set_fen(placement_fen(squares) + " " + side + " - - 0 1"));
+    return out;
+}
+
 struct MoveKinds {
     int captures = 0, promotions = 0, castlings = 0, en_passants = 0, nulls = 0, undos = 0, view_changes = 0;
 };
@@ -164,17 +179,10 @@ TEST_CASE("nnue: the incremental accumulator equals a full refresh over random g
 TEST_CASE("nnue: the evaluation is the side to move's and mirrors with the colours", "[nnue]") {
     for (const Shape shape : SHAPES) {
         const auto net = random_network(3, shape);
-        Position white, black;
+        Position white;
         REQUIRE(white.set_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"));
         // The same position with colours exchanged and the board mirrored: the side to move sees the same.
-        char squares[64] = {};
-        const char* letters = " PNBRQK  pnbrqk ";
-        for (Bitboard b = white.pieces(); b;) {
-            const Square s = pop_lsb(b);
-            const Piece p = white.piece_on(s);
-            squares[s ^ 56] = letters[make_piece(~color_of(p), type_of(p))];
-        }
-        REQUIRE(black.set_fen(placement_fen(squares) + " b - - 0 1"));
+        const Position black = transformed(white, 56, true, "b");
         CHECK(evaluate_from_scratch(*net, white) == evaluate_from_scratch(*net, black));
         CHECK(evaluate_from_scratch(*net, white) != 0);
     }
@@ -183,15 +191,9 @@ TEST_CASE("nnue: the evaluation is the side to move's and mirrors with the colou
 TEST_CASE("nnue: a mirrored net sees a position and its left-right mirror alike", "[nnue]") {
     // Without castling rights the mirror is the same game; a mirrored net cannot tell them apart.
     const auto net = random_network(7, {64, 4, true});
-    Position pos, mirrored;
+    Position pos;
     REQUIRE(pos.set_fen("r5k1/p1p2pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/3RK2R w - - 0 1"));
-    char squares[64] = {};
-    const char* letters = " PNBRQK  pnbrqk ";
-    for (Bitboard b = pos.pieces(); b;) {
-        const Square s = pop_lsb(b);
-        squares[s ^ 7] = letters[pos.piece_on(s)];
-    }
-    REQUIRE(mirrored.set_fen(placement_fen(squares) + " w - - 0 1"));
+    const Position mirrored = transformed(pos, 7, false, "w");
     CHECK(evaluate_from_scratch(*net, pos) == evaluate_from_scratch(*net, mirrored));
     // An unmirrored net of king buckets has no such symmetry.
     const auto plain = random_network(7, {64, 4, false});
