@@ -95,8 +95,7 @@ void AccumulatorStack::push_null() {
 
 const Accumulator& AccumulatorStack::current(const Network& net, const Position& pos) {
     return simd::with_width(net.hidden, [&](auto width) -> const Accumulator& {
-        return net.king_buckets == 1 && !net.mirrored ? update<width(), false>(net, pos)
-                                                      : update<width(), true>(net, pos);
+        return net.plain() ? update<width(), false>(net, pos) : update<width(), true>(net, pos);
     });
 }
 
@@ -130,7 +129,7 @@ const Accumulator& AccumulatorStack::update(const Network& net, const Position& 
         int base = top_;
         while (base > 0 && !entries_[base].computed[c]) {
             king = king_before(entries_[base].dirty, c, king);
-            if (!(net.view(c, king) == view)) break;
+            if (net.view(c, king) != view) break;
             --base;
         }
         if (!entries_[base].computed[c]) {

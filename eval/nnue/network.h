@@ -54,6 +54,8 @@ struct Network {
         return net;
     }
     int inputs() const { return king_buckets * PIECE_INPUTS; }
+    // One view for every king square: the plain net of format version 1.
+    bool plain() const { return king_buckets == 1 && !mirrored; }
 
     // How `perspective` sees the board with its king on `king`.
     View view(Color perspective, Square king) const {

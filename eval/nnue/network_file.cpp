@@ -25,8 +25,6 @@ uint64_t read_u64(const uint8_t* p) {
 
 void put_u32(std::string& out, size_t at, uint32_t v) { std::memcpy(out.data() + at, &v, sizeof v); }
 
-bool bucketed(const Network& net) { return net.king_buckets != 1 || net.mirrored; }
-
 // The header's fields from offset 8, as the reader takes them.
 struct Header {
     uint32_t version, inputs, hidden, activation, qa, qb, scale, flags;
@@ -118,7 +116,7 @@ std::unique_ptr<Network> parse_network(std::span<const uint8_t> bytes, std::stri
 }
 
 std::string serialize_network(const Network& net) {
-    const bool with_buckets = bucketed(net);
+    const bool with_buckets = !net.plain();
     std::string out(net_file_bytes(net.hidden, net.king_buckets, with_buckets), '\0');
     std::memcpy(out.data(), NET_MAGIC, sizeof NET_MAGIC);
     const uint32_t fields[8] = {with_buckets ? NET_FORMAT_BUCKETED : NET_FORMAT_PLAIN,
