@@ -93,12 +93,6 @@ void AccumulatorStack::push_null() {
     e.computed[WHITE] = e.computed[BLACK] = false;
 }
 
-const Accumulator& AccumulatorStack::current(const Network& net, const Position& pos) {
-    return simd::with_width(net.hidden, [&](auto width) -> const Accumulator& {
-        return net.plain() ? update<width(), false>(net, pos) : update<width(), true>(net, pos);
-    });
-}
-
 template <int N, bool ViewsChange>
 const Accumulator& AccumulatorStack::update(const Network& net, const Position& pos) {
     Entry& top = entries_[top_];
@@ -143,6 +137,14 @@ const Accumulator& AccumulatorStack::update(const Network& net, const Position& 
         top.computed[c] = true;
     }
     return top.acc;
+}
+
+// Defined after update<> so that every compiler sees the template before instantiating it from
+// the generic lambda (clang does not go back for a member template defined later).
+const Accumulator& AccumulatorStack::current(const Network& net, const Position& pos) {
+    return simd::with_width(net.hidden, [&](auto width) -> const Accumulator& {
+        return net.plain() ? update<width(), false>(net, pos) : update<width(), true>(net, pos);
+    });
 }
 
 }  // namespace pythia::nnue
