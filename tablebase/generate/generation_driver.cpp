@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -21,6 +23,24 @@ size_t table_memory(const TableValues& t) {
     return bytes;
 }
 
+// Bytes a write in flight uses besides the table: per section its codes and compressed blocks,
+// and DTZ's best option kept while the next is tried (6 bytes a position), for the two sides'
+// sections encoded at once; then the check's decoded section and the DTZ's contexts (2 bytes)
+// with the bounds the writer leaves (bits). Writes run one at a time, so only one uses it.
+size_t writer_memory(uint64_t positions) { return size_t(positions) * 15; }
+
+// Peak bytes of a table from its generation to the end of its write, beyond its subtables: the
+// larger of the generation (the output values, DTM and DTZ of both sides, the capture bits, and
+// per slice the cells of both metrics and sides, 4 bytes each, with the lists of scheduled
+// positions counted as much again, a bound) and the write that follows it (the values and the
+// writer's working memory). With pawns (small slices) the write is the larger: budgeting only
+// the generation let the 5-piece set's writes take the process to 23.6 GB against 15.7 GiB.
+size_t table_peak_memory(const Material& m) {
+    const TableIndex index(m.normalized());
+    const size_t values = size_t(index.size()) * (4 * sizeof(Value) + 1);
+    return std::max(values + size_t(index.slice_size()) * 32, values + writer_memory(index.size()));
+}
+
 size_t default_memory_budget() {
     const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || page_size <= 0) return size_t(12) << 30;
@@ -29,12 +49,21 @@ size_t default_memory_budget() {
 
 namespace {
 
-// Peak bytes the generator needs for a table beyond its subtables: the output values (DTM and
-// DTZ, both sides), the capture bits, and per slice the cells of both metrics and sides (4
-// bytes each) with the lists of scheduled positions (counted as much again, a bound).
-size_t generation_memory(const Material& m) {
-    const TableIndex index(m.normalized());
-    return size_t(index.size()) * (4 * sizeof(Value) + 1) + size_t(index.slice_size()) * 32;
+// The process's resident memory in bytes (0 where /proc cannot tell): logged beside the
+// driver's own accounting, so that a run shows what the estimates miss.
+size_t resident_bytes() {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long size = 0, resident = 0;
+    const bool ok = std::fscanf(f, "%lu %lu", &size, &resident) == 2;
+    std::fclose(f);
+    return ok ? size_t(resident) * size_t(sysconf(_SC_PAGE_SIZE)) : 0;
+}
+
+std::string gib(size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(size_t(1) << 30));
+    return text;
 }
 
 }  // namespace
@@ -54,16 +83,6 @@ std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t othe
     }
     return dropped;
 }
-
-namespace {
-
-// Bytes a write in flight uses besides the table: per section its codes and compressed blocks,
-// and DTZ's best option kept while the next is tried (6 bytes a position), for the two sides'
-// sections encoded at once; then the check's decoded section and the DTZ's contexts (2 bytes)
-// with the bounds the writer leaves (bits).
-size_t writer_memory(const TableValues& t) { return size_t(t.index.size()) * 15; }
-
-}  // namespace
 
 std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
                                             const DriverOptions& options) {
@@ -110,22 +129,42 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     // table made between two large ones waited for the first one's write, and so did the
     // second: on the reference subset nothing overlapped.) Errors surface at the next wait.
     //
-    // The budget covers everything: the tables kept in memory, the next table's generation and
-    // the writes queued. When they do not fit, writes are waited for, oldest first, then kept
-    // tables that the next table does not need are dropped, the one needed again latest first
-    // (they are spilled, where the store can, and loaded back when a later table needs them).
-    // The full 5-piece set once ran out of the machine's 24 GiB when only the kept tables were
-    // counted.
+    // The budget covers everything: the tables held (kept for later ones, or held by a write
+    // in flight: each distinct table counted once), the working memory of the write under way
+    // (they run one at a time), and the next table's peak, from its generation to the end of its
+    // own write. When they do not fit, writes are waited for, oldest first, then kept tables
+    // that the next table does not need are dropped, the one needed again latest first (they
+    // are spilled, where the store can, and loaded back when a later table needs them). The
+    // full 5-piece set once ran out of the machine's 24 GiB when only the kept tables were
+    // counted, and once more when the next table's write was not.
     struct Write {
         std::string name;
-        size_t bytes;  // the table, the writer's working memory and the subtables it holds
+        std::vector<std::shared_ptr<const TableValues>> holds;  // the table and its subtables
+        size_t working = 0;                                     // the writer's own memory
         std::shared_future<void> done;
     };
     std::deque<Write> writes;
-    auto writing_bytes = [&] {
-        size_t bytes = 0;
-        for (const Write& w : writes) bytes += w.bytes;
-        return bytes;
+    std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
+    std::map<std::string, Material> spilled;  // tables the store has spilled (with store.spill and store.forget)
+    const bool spills = store.spill && store.forget;
+    auto held_by_writes = [&](const TableValues* t) {
+        for (const Write& w : writes)
+            for (const auto& h : w.holds)
+                if (h.get() == t) return true;
+        return false;
+    };
+    auto memory_held = [&] {
+        std::set<const TableValues*> counted;
+        size_t bytes = 0, working = 0;
+        auto count = [&](const std::shared_ptr<const TableValues>& t) {
+            if (counted.insert(t.get()).second) bytes += table_memory(*t);
+        };
+        for (auto& [name, t] : in_memory) count(t);
+        for (const Write& w : writes) {
+            for (const auto& t : w.holds) count(t);
+            working = std::max(working, w.working);
+        }
+        return bytes + working;
     };
     auto finish_oldest_write = [&] {
         Write w = std::move(writes.front());
@@ -143,15 +182,6 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         if (std::none_of(writes.begin(), writes.end(), [&](const Write& w) { return w.name == name; })) return;
         while (writes.front().name != name) finish_oldest_write();
         finish_oldest_write();
-    };
-
-    std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
-    std::map<std::string, Material> spilled;  // tables the store has spilled (with store.spill and store.forget)
-    const bool spills = store.spill && store.forget;
-    auto memory_kept = [&] {
-        size_t bytes = 0;
-        for (auto& [name, t] : in_memory) bytes += table_memory(*t);
-        return bytes;
     };
     for (size_t i = 0; i < order.size(); ++i) {
         const Material& m = order[i];
@@ -193,20 +223,25 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         for (const auto& [s, sides] : needs)
             if (s.total() > 2 && !in_memory.count(s.name()))
                 to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
-        const size_t next_bytes = generation_memory(m) + to_load;
+        const size_t next_bytes = table_peak_memory(m) + to_load;
         reap_finished_writes();
-        auto over_budget = [&] { return memory_kept() + writing_bytes() + next_bytes > options.memory_budget; };
+        auto over_budget = [&] { return memory_held() + next_bytes > options.memory_budget; };
         if (over_budget()) {
             while (!writes.empty() && over_budget()) {
                 if (progress) progress(m.name() + ": waiting for " + writes.front().name + "'s write (memory)");
                 finish_oldest_write();
             }
+            // Dropping a kept table frees nothing while a write still holds it.
             std::vector<KeptTable> kept;
-            for (auto& [name, t] : in_memory)
-                kept.push_back(
-                    {name, table_memory(*t), is_successor(t->index.material()), next_use(t->index.material(), i)});
+            size_t kept_bytes = 0;
+            for (auto& [name, t] : in_memory) {
+                const size_t bytes = held_by_writes(t.get()) ? 0 : table_memory(*t);
+                kept_bytes += bytes;
+                kept.push_back({name, bytes, is_successor(t->index.material()), next_use(t->index.material(), i)});
+            }
             std::string dropped;
-            for (const std::string& name : tables_to_drop(kept, writing_bytes() + next_bytes, options.memory_budget)) {
+            for (const std::string& name :
+                 tables_to_drop(kept, memory_held() - kept_bytes + next_bytes, options.memory_budget)) {
                 // Every kept table is needed later; one read back from its spill file is there already.
                 if (spills && !spilled.count(name)) {
                     store.spill(*in_memory[name]);
@@ -217,8 +252,11 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             }
             if (!dropped.empty() && progress) progress(m.name() + ": memory: dropped" + dropped);
         }
+        spdlog::debug("{}: memory: held {}, next {}, budget {}, resident {}", m.name(), gib(memory_held()),
+                      gib(next_bytes), gib(options.memory_budget), gib(resident_bytes()));
 
         TableSet subtables;
+        std::vector<std::shared_ptr<const TableValues>> holds;
         std::string loaded_names;
         const auto load_start = std::chrono::steady_clock::now();
         for (const auto& [s, sides] : needs) {
@@ -233,6 +271,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 loaded_names.append(" ").append(s.name());
             }
             subtables.add(it->second);
+            holds.push_back(it->second);
         }
         if (!loaded_names.empty() && progress) {
             const double load_seconds =
@@ -249,28 +288,31 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             options.generate ? options.generate(m, subtables, go) : generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         report.push_back({m.name(), seconds, false});
-        // The write holds the subtables: the writer resolves DTM through them and the check
-        // looks up the moves that leave the table in them. The budget counts them for the write
-        // too, although the next table may share some: a bound, not an exact count.
-        TableSet held_by_write = subtables;
-        size_t write_bytes = table_memory(*table) + writer_memory(*table);
-        for (const auto& need : needs)
-            if (const TableValues* t = subtables.find(need.first)) write_bytes += table_memory(*t);
+        // The write holds the subtables (the writer resolves DTM through them and the check looks
+        // up the moves that leave the table in them) and the table itself.
+        holds.push_back(table);
+        Write write{m.name(), std::move(holds), writer_memory(table->index.size()), {}};
         // Keep the new table if a later one needs it (while it is written, keeping it costs
         // nothing more; the next table makes room if it must); else spill it after its write.
         const bool needed_later = still_needed(m, i + 1);
-        const bool keep = needed_later && memory_kept() + writing_bytes() + write_bytes <= options.memory_budget;
+        const bool fits = memory_held() + table_memory(*table) + write.working <= options.memory_budget;
+        const bool keep = needed_later && fits;
         const bool spill = needed_later && !keep && spills;
         if (spill) spilled.emplace(m.name(), m);
         std::shared_future<void> previous = writes.empty() ? std::shared_future<void>() : writes.back().done;
-        std::shared_future<void> done =
-            std::async(std::launch::async, [&store, &options, table, held = std::move(held_by_write), seconds, spill,
-                                            previous] {
-                if (previous.valid()) previous.wait();  // one write at a time, in order
-                store.save(*table, held, seconds, options.threads);
-                if (spill) store.spill(*table);
-            }).share();
-        writes.push_back({m.name(), write_bytes, std::move(done)});
+        // The task lets go of what it holds as soon as it is done: std::async's shared state keeps
+        // the callable (and so its captures) until the last future of it goes, and each write's
+        // `previous` is such a future, so a chain of writes once kept every table written alive.
+        write.done = std::async(std::launch::async, [&store, &options, table, held = std::move(subtables), seconds,
+                                                     spill, previous]() mutable {
+                         if (previous.valid()) previous.wait();  // one write at a time, in order
+                         previous = {};
+                         store.save(*table, held, seconds, options.threads);
+                         if (spill) store.spill(*table);
+                         table.reset();
+                         held = TableSet();
+                     }).share();
+        writes.push_back(std::move(write));
         if (keep) in_memory.emplace(m.name(), std::move(table));
     }
     wait_for_writes();
