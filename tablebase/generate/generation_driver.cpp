@@ -29,16 +29,15 @@ size_t table_memory(const TableValues& t) {
 // with the bounds the writer leaves (bits). Writes run one at a time, so only one uses it.
 size_t writer_memory(uint64_t positions) { return size_t(positions) * 15; }
 
-// Peak bytes of a table from its generation to the end of its write, beyond its subtables: the
-// larger of the generation (the output values, DTM and DTZ of both sides, the capture bits, and
-// per slice the cells of both metrics and sides, 4 bytes each, with the lists of scheduled
-// positions counted as much again, a bound) and the write that follows it (the values and the
-// writer's working memory). With pawns (small slices) the write is the larger.
-size_t table_peak_memory(const Material& m) {
-    const TableIndex index(m.normalized());
-    const size_t values = size_t(index.size()) * (4 * sizeof(Value) + 1);
-    return std::max(values + size_t(index.slice_size()) * 32, values + writer_memory(index.size()));
+// Bytes of a table's values from its generation to the end of its write: DTM and DTZ of both
+// sides, and the capture bits.
+size_t table_values_memory(const Material& m) {
+    return size_t(TableIndex(m.normalized()).size()) * (4 * sizeof(Value) + 1);
 }
+
+// Bytes a generation uses besides the values: per slice the cells of both metrics and sides, 4
+// bytes each, with the lists of scheduled positions counted as much again (a bound).
+size_t generation_memory(const Material& m) { return size_t(TableIndex(m.normalized()).slice_size()) * 32; }
 
 size_t default_memory_budget() {
     const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
@@ -130,12 +129,15 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     //
     // The budget covers everything: the tables held (kept for later ones, or held by a write
     // in flight: each distinct table counted once), the working memory of the write under way
-    // (they run one at a time), and the next table's peak, from its generation to the end of its
-    // own write. When they do not fit, writes are waited for, oldest first, then kept tables
-    // that the next table does not need are dropped, the one needed again latest first (they
-    // are spilled, where the store can, and loaded back when a later table needs them). The
-    // full 5-piece set once ran out of the machine's 24 GiB when only the kept tables were
-    // counted, and once more when the next table's write was not.
+    // (they run one at a time), and the next table's, from its generation to the end of its own
+    // write: its values, and the working memory of its generation or, once the writes before it
+    // are done, of its write. (Counting its write on top of the one in flight kept two large
+    // pawn tables from ever overlapping: the generator waited for each write.) When they do not
+    // fit, writes are waited for, oldest first, then kept tables that the next table does not
+    // need are dropped, the one needed again latest first (they are spilled, where the store can,
+    // and loaded back when a later table needs them). The full 5-piece set once ran out of the
+    // machine's 24 GiB when only the kept tables were counted, and once more when the next
+    // table's write was not.
     struct Write {
         std::string name;
         std::vector<std::shared_ptr<const TableValues>> holds;  // the table and its subtables
@@ -152,19 +154,24 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 if (h.get() == t) return true;
         return false;
     };
-    auto memory_held = [&] {
+    auto tables_held = [&] {
         std::set<const TableValues*> counted;
-        size_t bytes = 0, working = 0;
+        size_t bytes = 0;
         auto count = [&](const std::shared_ptr<const TableValues>& t) {
             if (counted.insert(t.get()).second) bytes += table_memory(*t);
         };
         for (auto& [name, t] : in_memory) count(t);
-        for (const Write& w : writes) {
+        for (const Write& w : writes)
             for (const auto& t : w.holds) count(t);
-            working = std::max(working, w.working);
-        }
-        return bytes + working;
+        return bytes;
     };
+    // Writes run one at a time: only the largest working memory of those queued counts.
+    auto working_held = [&] {
+        size_t working = 0;
+        for (const Write& w : writes) working = std::max(working, w.working);
+        return working;
+    };
+    auto memory_held = [&] { return tables_held() + working_held(); };
     auto finish_oldest_write = [&] {
         Write w = std::move(writes.front());
         writes.pop_front();
@@ -222,9 +229,16 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         for (const auto& [s, sides] : needs)
             if (s.total() > 2 && !in_memory.count(s.name()))
                 to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
-        const size_t next_bytes = table_peak_memory(m) + to_load;
+        // What the next table adds to what is held: its subtables still to load, its values, and
+        // its generation's working memory beside the writes in flight, or later its own write's
+        // (it runs once those are done, so it needs only what exceeds theirs).
+        auto next_bytes = [&] {
+            const size_t working = working_held(), write = writer_memory(TableIndex(m).size());
+            return to_load + table_values_memory(m) +
+                   std::max(generation_memory(m), write > working ? write - working : 0);
+        };
         reap_finished_writes();
-        auto over_budget = [&] { return memory_held() + next_bytes > options.memory_budget; };
+        auto over_budget = [&] { return memory_held() + next_bytes() > options.memory_budget; };
         if (over_budget()) {
             while (!writes.empty() && over_budget()) {
                 if (progress) progress(m.name() + ": waiting for " + writes.front().name + "'s write (memory)");
@@ -240,7 +254,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             }
             std::string dropped;
             for (const std::string& name :
-                 tables_to_drop(kept, memory_held() - kept_bytes + next_bytes, options.memory_budget)) {
+                 tables_to_drop(kept, memory_held() - kept_bytes + next_bytes(), options.memory_budget)) {
                 // Every kept table is needed later; one read back from its spill file is there already.
                 if (spills && !spilled.count(name)) {
                     store.spill(*in_memory[name]);
@@ -252,7 +266,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (!dropped.empty() && progress) progress(m.name() + ": memory: dropped" + dropped);
         }
         spdlog::debug("{}: memory: held {}, next {}, budget {}, resident {}", m.name(), gib(memory_held()),
-                      gib(next_bytes), gib(options.memory_budget), gib(resident_bytes()));
+                      gib(next_bytes()), gib(options.memory_budget), gib(resident_bytes()));
 
         TableSet subtables;
         std::vector<std::shared_ptr<const TableValues>> holds;
@@ -294,7 +308,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         // Keep the new table if a later one needs it (while it is written, keeping it costs
         // nothing more; the next table makes room if it must); else spill it after its write.
         const bool needed_later = still_needed(m, i + 1);
-        const bool fits = memory_held() + table_memory(*table) + write.working <= options.memory_budget;
+        const bool fits =
+            tables_held() + table_memory(*table) + std::max(working_held(), write.working) <= options.memory_budget;
         const bool keep = needed_later && fits;
         const bool spill = needed_later && !keep && spills;
         if (spill) spilled.emplace(m.name(), m);

@@ -60,8 +60,10 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
 size_t table_memory(const TableValues& t);
 // Bytes a write uses besides the table's values (one write runs at a time).
 size_t writer_memory(uint64_t positions);
-// Peak bytes of a table from its generation to the end of its write, beyond its subtables.
-size_t table_peak_memory(const Material& m);
+// Bytes of a table's values from its generation to the end of its write.
+size_t table_values_memory(const Material& m);
+// Bytes a table's generation uses besides its values and its subtables.
+size_t generation_memory(const Material& m);
 
 // A table kept in memory between generations, as the budget sees it.
 struct KeptTable {

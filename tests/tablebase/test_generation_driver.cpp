@@ -312,15 +312,16 @@ namespace {
 // write adds the writer's working memory while it runs. Writes are held until the next
 // generation begins (or 300 ms), so that they overlap wherever the driver lets them.
 struct CountedRun {
-    size_t largest_own = 0;         // the most a table's write needs alone: table, subtables, working
-    size_t most_held = 0;           // the most held when a generation or a write began
-    std::vector<std::string> over;  // what began with more held than the budget
+    size_t largest_own = 0;               // the most a table's write needs alone: table, subtables, working
+    size_t most_held = 0;                 // the most held when a generation or a write began
+    std::vector<std::string> overlapped;  // tables generated while a write was under way (at some moment)
+    std::vector<std::string> over;        // what began with more held than the budget
 
     CountedRun(const std::vector<std::string>& wanted, size_t budget) {
         std::mutex mutex;
         std::condition_variable changed;
         size_t live = 0;
-        int generations = 0;
+        int generations = 0, writing = 0, writes_begun = 0;
         auto track = [&](TableValues* t) {
             const size_t bytes = table_memory(*t);
             std::lock_guard<std::mutex> lock(mutex);
@@ -352,24 +353,35 @@ struct CountedRun {
             largest_own = std::max(largest_own, own);
             const int seen = generations;
             live += working;
+            ++writing;
+            ++writes_begun;
             note(t.index.material().name() + "'s write", live);
             changed.wait_for(lock, std::chrono::milliseconds(300), [&] { return generations > seen; });
             lock.unlock();
             save(t, subtables, seconds, threads);
             lock.lock();
             live -= working;
+            --writing;
         };
         DriverOptions options;
         options.threads = 2;
         options.memory_budget = budget;
         options.generate = [&](const Material& m, const TableSet& subtables, const GenerationOptions& go) {
+            int writes_before = 0;
             {
                 std::lock_guard<std::mutex> lock(mutex);
                 ++generations;
-                note(m.name() + "'s generation", live + table_peak_memory(m));
+                writes_before = writes_begun;
+                if (writing) overlapped.push_back(m.name());
+                note(m.name() + "'s generation", live + table_values_memory(m) + generation_memory(m));
             }
             changed.notify_all();
             std::shared_ptr<const TableValues> t = track(new TableValues(*generate_table(m, subtables, go)));
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                const bool began = !overlapped.empty() && overlapped.back() == m.name();
+                if (!began && (writing || writes_begun > writes_before)) overlapped.push_back(m.name());
+            }
             return t;
         };
         std::vector<Material> requested;
@@ -400,6 +412,19 @@ TEST_CASE("the memory a run holds stays within its budget, the next table's writ
         CHECK(run.over == std::vector<std::string>{});
         CHECK(run.most_held <= budget);
     }
+}
+
+TEST_CASE("a table is generated beside the write of one whose write needs more memory", "[tb][driver]") {
+    // KQvKP and KRvKP made one after the other (the tables they need first). Writes run one at a
+    // time, so KRvKP's generation needs room for its values beside KQvKP's write, not for a
+    // second write's working memory: within 1.75 times what KQvKP's write holds it begins while
+    // KQvKP is written (its write waits up to 300 ms for the next generation to begin). A driver
+    // that counted both writes needed about 1.95 times and made KRvKP only after KQvKP's write.
+    const std::vector<std::string> wanted = {"KRvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP"};
+    const CountedRun roomy(wanted, SIZE_MAX);
+    const CountedRun run(wanted, roomy.largest_own * 7 / 4);
+    CHECK(run.over == std::vector<std::string>{});
+    CHECK(std::count(run.overlapped.begin(), run.overlapped.end(), "KRvKP") == 1);
 }
 
 TEST_CASE("the default memory budget is part of the machine's memory", "[tb][driver]") {
