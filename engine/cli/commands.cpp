@@ -47,9 +47,11 @@ constexpr Command COMMANDS[] = {
      "positions per side to move and the tables it would load back, then the most\n"
      "its spill files would hold at once",
      tb_generate_command},
-    {"tb", "verify", "[MATERIAL...|--all] [--dir D] [--threads T] [--wdl-only]",
+    {"tb", "verify", "[MATERIAL...|--all] [--dir D] [--threads T] [--memory GiB] [--wdl-only]",
      "recompute every stored DTM and DTZ from its moves and check the WDL file against\n"
-     "the DTZ (--wdl-only: that check alone); every stored table without a material",
+     "the DTZ (--wdl-only: that check alone); every stored table without a material,\n"
+     "in dependency order; each table read is kept for the later ones that need it,\n"
+     "within --memory (default two thirds of the machine's)",
      tb_verify_command},
     {"tb", "info", "[MATERIAL...] [--dir D]",
      "positions, outcomes, longest DTM and DTZ with an example, sizes of stored tables", tb_info_command},

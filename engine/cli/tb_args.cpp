@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <thread>
+
+#include "tablebase/generate/generation_driver.h"
 
 namespace pythia::cli {
 
@@ -39,6 +42,24 @@ TableArgs parse_table_args(const Args& args, const std::function<bool(const std:
     if (all)
         for (const tb::Material& m : tb::all_materials(all)) out.tables.push_back(m);
     return out;
+}
+
+Args take_memory_budget(const Args& args, size_t& budget) {
+    budget = tb::default_memory_budget();
+    Args rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--memory") {
+            rest.push_back(args[i]);
+            continue;
+        }
+        if (i + 1 == args.size()) throw UsageError("--memory needs a size in GiB");
+        char* end = nullptr;
+        const double gib = std::strtod(args[++i].c_str(), &end);
+        if (end == args[i].c_str() || *end || !(gib > 0) || gib > 1 << 20)
+            throw UsageError("--memory: '" + args[i] + "' is not a size in GiB such as 12 or 0.5");
+        budget = size_t(gib * double(1 << 30));
+    }
+    return rest;
 }
 
 }  // namespace pythia::cli

@@ -1,6 +1,7 @@
 // Arguments that the `tb` verbs over stored tables share: materials, --all [N], --dir, --threads.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -22,5 +23,10 @@ struct TableArgs {
 // Parses `args`. `flag(arg)` may take a verb's own flags (returning true); anything else that
 // starts with "--" or names no material of 3 to 5 pieces is a UsageError.
 TableArgs parse_table_args(const Args& args, const std::function<bool(const std::string&)>& flag = {});
+
+// Takes `--memory GiB` (the bytes of tables a command may hold in memory at once) out of `args`:
+// `budget` gets it, or default_memory_budget() (two thirds of the machine's) without one.
+// Returns the other arguments. A size that is not a positive number of GiB is a UsageError.
+Args take_memory_budget(const Args& args, size_t& budget);
 
 }  // namespace pythia::cli

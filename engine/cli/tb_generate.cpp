@@ -195,21 +195,9 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
 
 int tb_generate_command(const Args& args) {
     bool dry_run = false;
+    size_t memory_budget = 0;
     // --memory GiB: the driver's budget (default_memory_budget: two thirds of the machine's).
-    size_t memory_budget = default_memory_budget();
-    Args rest;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] != "--memory") {
-            rest.push_back(args[i]);
-            continue;
-        }
-        if (i + 1 == args.size()) throw UsageError("--memory needs a size in GiB");
-        char* end = nullptr;
-        const double gib = std::strtod(args[++i].c_str(), &end);
-        if (end == args[i].c_str() || *end || !(gib > 0) || gib > 1 << 20)
-            throw UsageError("--memory: '" + args[i] + "' is not a size in GiB such as 12 or 0.5");
-        memory_budget = size_t(gib * double(1 << 30));
-    }
+    const Args rest = take_memory_budget(args, memory_budget);
     const TableArgs a =
         parse_table_args(rest, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
     if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");

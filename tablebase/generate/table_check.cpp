@@ -21,7 +21,7 @@ std::string TableCheck::summary(bool wdl_only) const {
 }
 
 TableCheck check_stored_table(const std::filesystem::path& dir, const Material& material, const TableSet& subtables,
-                              int threads, bool wdl_only) {
+                              int threads, bool wdl_only, std::shared_ptr<const TableValues>* read) {
     TableCheck check;
     auto seconds_since = [](auto start) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -53,6 +53,7 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
     check.wdl_mismatches = w.mismatches;
     check.examples.insert(check.examples.end(), w.examples.begin(), w.examples.end());
     check.ok = check.inconsistent == 0 && check.wdl_mismatches == 0;
+    if (read) *read = std::move(table);
     return check;
 }
 

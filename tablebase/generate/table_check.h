@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,10 @@ struct TableCheck {
 
 // Checks the table `material` stored in `dir`. `subtables` holds every table it converts into,
 // with the sides to move Material::successor_sides names (load_subtables, or the generator's).
-// `wdl_only`: the WDL file against the DTZ alone.
+// `wdl_only`: the WDL file against the DTZ alone. `read` (if given) gets the table's values as
+// read for the check (every position, both sides), for later tables that convert into it.
 TableCheck check_stored_table(const std::filesystem::path& dir, const Material& material, const TableSet& subtables,
-                              int threads, bool wdl_only = false);
+                              int threads, bool wdl_only = false, std::shared_ptr<const TableValues>* read = nullptr);
 
 // Writes `table` as `info` says into a staging folder inside `dir`, checks what was written
 // there (check_written_table, write_check.h: every section decoded against the values in

@@ -94,7 +94,37 @@ bool decode_section(const TableFile& f, const Section& s, ValueArray& out, const
     return ok;
 }
 
+// What reading `sides` of a DTM/DTZ file takes.
+struct ReadPlan {
+    bool recover = false;  // a side the file leaves out: recovered from the other one, read for it
+    bool resolve = false;  // a DTM section read leaves what captures and promotions achieve to the reader
+    uint8_t read = 0;      // the sides decoded from the file
+};
+
+ReadPlan read_plan(const TableFile& f, uint8_t sides) {
+    ReadPlan plan;
+    const std::optional<Color> left_out = f.left_out_side();
+    plan.recover = left_out && (sides & (1 << *left_out));
+    plan.read = plan.recover ? uint8_t((sides & ~(1 << *left_out)) | (1 << ~*left_out)) : sides;
+    // Such a DTM is completed from the subtables before its DTZ is read (which may be read by
+    // the sign of the exact DTM).
+    for (Color c : {WHITE, BLACK})
+        if (plan.read & (1 << c))
+            plan.resolve = plan.resolve || (f.find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED);
+    return plan;
+}
+
 }  // namespace
+
+bool reading_needs_subtables(const std::filesystem::path& dir, const Material& material, uint8_t sides, bool& needs,
+                             std::string* error) {
+    const TableIndex index(material.normalized());
+    auto f = open_file(dir, index, FileKind::DISTANCE, error);
+    if (!f) return false;
+    const ReadPlan plan = read_plan(*f, sides);
+    needs = plan.recover || plan.resolve;
+    return true;
+}
 
 bool table_files_valid(const std::filesystem::path& dir, const Material& material, std::string* why) {
     const TableIndex index(material.normalized());
@@ -123,19 +153,14 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     const TableIndex& index = table->index;
     auto f = open_file(dir, index, FileKind::DISTANCE, error);
     if (!f) return nullptr;
-    // A side the file leaves out is recovered from the other one, which is read for it.
     const std::optional<Color> left_out = f->left_out_side();
-    const bool recover = left_out && (sides & (1 << *left_out));
-    const uint8_t read = recover ? uint8_t((sides & ~(1 << *left_out)) | (1 << ~*left_out)) : sides;
+    const ReadPlan plan = read_plan(*f, sides);
+    const bool recover = plan.recover, resolve = plan.resolve;
+    const uint8_t read = plan.read;
     std::vector<uint8_t> dtm_codes;
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
         if (sides & (1 << c)) loaded.push_back(c);
-    // A DTM section that leaves to the reader what captures and promotions achieve is completed from the subtables too,
-    // before its DTZ (which may be read by the sign of the exact DTM).
-    bool resolve = false;
-    for (Color c : {WHITE, BLACK})
-        if (read & (1 << c)) resolve = resolve || (f->find(Metric::DTM, c)->h.flags & FLAG_MOVES_RESOLVED);
     TableSet loaded_subtables;
     if ((recover || resolve) && !subtables) {
         std::string why;

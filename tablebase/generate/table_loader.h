@@ -43,6 +43,12 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
                                                const TableSet* subtables = nullptr,
                                                std::optional<Color>* recovered = nullptr);
 
+// Whether reading `sides` of the table stored in `dir` (load_table_values) needs the tables it
+// converts into: to recover a side the file leaves out, or to complete a DTM section left to
+// captures and promotions. False with a message naming the file if it is missing or refused.
+bool reading_needs_subtables(const std::filesystem::path& dir, const Material& material, uint8_t sides, bool& needs,
+                             std::string* error = nullptr);
+
 // The WDL file's stored symbols (WDL + 2) of every index, for both sides to move, and, per side,
 // the section's flags: whether the file leaves positions low that captures or queen promotions
 // resolve (FLAG_CAPTURE_RESOLVED, FLAG_PROMOTIONS_RESOLVED, see FORMAT.md). Entries

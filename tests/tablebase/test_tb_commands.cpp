@@ -321,6 +321,34 @@ TEST_CASE("tb verify names a table that fails and exits 1", "[tb][cli][verify]")
     CHECK_THAT(r.out, Catch::Contains("2 tables verified, 1 failed"));
 }
 
+TEST_CASE("tb verify reads each table once, keeping it for the tables that convert into it", "[tb][cli][verify]") {
+    // KPvK converts into the other four (its promotions); KQvK, KRvK, KBvK, KNvK into none.
+    const fs::path dir = test::scratch_dir("verify-cache");
+    for (const char* t : {"KQvK", "KRvK", "KBvK", "KNvK", "KPvK"})
+        for (const char* ext : {".pytw", ".pytd"}) test::copy_table_file(std::string(t) + ext, dir);
+    Outcome r = run_pythia("tb verify --all --dir " + dir.string());
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    // Dependency order: KPvK after the tables it needs, which are at hand by then.
+    CHECK(r.out.find("KPvK     ok:") > r.out.find("KNvK     ok:"));
+    CHECK_THAT(r.out, Catch::Contains("5 tables verified, 0 failed; 5 tables read in all"));
+    // KPvK alone reads what it converts into as well.
+    r = run_pythia("tb verify KPvK --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("1 tables verified, 0 failed; 5 tables read in all"));
+    // Within a budget smaller than any table only what the next table needs is kept: KPvK
+    // reads again three of its four, all but KRvK, checked just before it.
+    r = run_pythia("tb verify --all --memory 0.0001 --dir " + dir.string());
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("5 tables verified, 0 failed; 8 tables read in all"));
+    for (const char* bad : {"--memory", "--memory x", "--memory 0"}) {
+        r = run_pythia(std::string("tb verify --all ") + bad + " --dir " + dir.string());
+        INFO(bad);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.err, Catch::Contains("--memory"));
+    }
+}
+
 TEST_CASE("help and --help print every command's usage on stdout, and usage errors exit 2", "[cli][help]") {
     Outcome r = run_pythia("help");
     CHECK(r.status == 0);
