@@ -29,6 +29,10 @@ size_t table_memory(const TableValues& t) {
 // with the bounds the writer leaves (bits). Writes run one at a time, so only one uses it.
 size_t writer_memory(uint64_t positions) { return size_t(positions) * 15; }
 
+size_t loaded_table_memory(const Material& m, uint8_t sides) {
+    return size_t(TableIndex(m.normalized()).size()) * 4 * size_t(__builtin_popcount(sides));
+}
+
 // Bytes of a table's values from its generation to the end of its write: DTM and DTZ of both
 // sides, and the capture bits.
 size_t table_values_memory(const Material& m) {
@@ -225,10 +229,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         auto is_successor = [&](const Material& t) {
             return std::any_of(needs.begin(), needs.end(), [&](const auto& n) { return n.first == t; });
         };
-        size_t to_load = 0;  // successors that are not in memory yet: DTM and DTZ, 4 bytes a side
+        size_t to_load = 0;  // successors that are not in memory yet
         for (const auto& [s, sides] : needs)
-            if (s.total() > 2 && !in_memory.count(s.name()))
-                to_load += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
+            if (s.total() > 2 && !in_memory.count(s.name())) to_load += loaded_table_memory(s, sides);
         // What the next table adds to what is held: its subtables still to load, its values, and
         // its generation's working memory beside the writes in flight, or later its own write's
         // (it runs once those are done, so it needs only what exceeds theirs).

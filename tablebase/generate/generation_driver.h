@@ -60,6 +60,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
 size_t table_memory(const TableValues& t);
 // Bytes a write uses besides the table's values (one write runs at a time).
 size_t writer_memory(uint64_t positions);
+// Bytes of a table loaded for lookups with the sides to move in `sides` (DTM and DTZ, 4 bytes a side).
+size_t loaded_table_memory(const Material& m, uint8_t sides);
 // Bytes of a table's values from its generation to the end of its write.
 size_t table_values_memory(const Material& m);
 // Bytes a table's generation uses besides its values and its subtables.

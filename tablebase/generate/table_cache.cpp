@@ -10,17 +10,6 @@ namespace pythia::tb {
 TableCache::TableCache(std::filesystem::path dir, std::vector<Material> order, int threads, size_t budget)
     : dir_(std::move(dir)), order_(std::move(order)), threads_(threads), budget_(budget) {}
 
-size_t TableCache::check_memory(const Material& material) {
-    // DTM and DTZ of both sides (2 bytes each), and the WDL file's symbols of both (2 bytes each).
-    return size_t(TableIndex(material.normalized()).size()) * 12;
-}
-
-size_t TableCache::kept_bytes() const {
-    size_t bytes = 0;
-    for (const auto& [name, k] : kept_) bytes += table_memory(*k.table);
-    return bytes;
-}
-
 size_t TableCache::next_use(const Material& m, size_t from) const {
     for (size_t j = from; j < order_.size(); ++j) {
         const auto successors = order_[j].successors();
@@ -33,12 +22,13 @@ void TableCache::make_room(size_t position) {
     for (auto it = kept_.begin(); it != kept_.end();)
         it = next_use(it->second.table->index.material(), position) == SIZE_MAX ? kept_.erase(it) : std::next(it);
     const Material& next = order_[position];
-    size_t next_bytes = check_memory(next);
+    // The check holds the table's DTM and DTZ of both sides and its WDL symbols (12 bytes a
+    // position), and the subtables it has still to read.
+    size_t next_bytes = size_t(TableIndex(next.normalized()).size()) * 12;
     for (const auto& [s, sides] : next.successor_sides()) {
         if (s.total() <= 2) continue;
         auto it = kept_.find(s.name());
-        if (it == kept_.end() || (it->second.sides & sides) != sides)
-            next_bytes += size_t(TableIndex(s).size()) * 4 * size_t(__builtin_popcount(sides));
+        if (it == kept_.end() || (it->second.sides & sides) != sides) next_bytes += loaded_table_memory(s, sides);
     }
     std::vector<KeptTable> candidates;
     for (const auto& [name, k] : kept_) {
@@ -48,8 +38,7 @@ void TableCache::make_room(size_t position) {
     for (const std::string& name : tables_to_drop(candidates, next_bytes, budget_)) kept_.erase(name);
 }
 
-std::shared_ptr<const TableValues> TableCache::get(const Material& m, uint8_t sides, size_t position,
-                                                   std::string* error) {
+std::shared_ptr<const TableValues> TableCache::get(const Material& m, uint8_t sides, std::string* error) {
     auto it = kept_.find(m.name());
     if (it != kept_.end() && (it->second.sides & sides) == sides) return it->second.table;
     const uint8_t read = it != kept_.end() ? uint8_t(sides | it->second.sides) : sides;
@@ -60,7 +49,7 @@ std::shared_ptr<const TableValues> TableCache::get(const Material& m, uint8_t si
         for (const auto& [s, s_sides] : m.successor_sides()) {
             if (s.total() <= 2) continue;  // bare kings: a draw, no table
             std::string why;
-            auto t = get(s, s_sides, position, &why);
+            auto t = get(s, s_sides, &why);
             if (!t) {
                 if (error) *error = "reading " + m.name() + " needs " + s.name() + ": " + why;
                 return nullptr;
@@ -78,7 +67,7 @@ std::shared_ptr<const TableValues> TableCache::get(const Material& m, uint8_t si
 bool TableCache::subtables(size_t position, TableSet& out, std::string* error) {
     for (const auto& [s, sides] : order_[position].successor_sides()) {
         if (s.total() <= 2) continue;
-        auto t = get(s, sides, position, error);
+        auto t = get(s, sides, error);
         if (!t) return false;
         out.add(std::move(t));
     }

@@ -39,18 +39,13 @@ public:
     void offer(size_t position, std::shared_ptr<const TableValues> table);
 
     size_t reads() const { return reads_; }  // tables this cache read from the folder
-    size_t kept_bytes() const;
-
-    // Bytes the check of `material` holds while it runs: its DTM and DTZ (both sides) and its
-    // WDL symbols, besides its subtables.
-    static size_t check_memory(const Material& material);
 
 private:
     struct Kept {
         std::shared_ptr<const TableValues> table;
         uint8_t sides = 0;
     };
-    std::shared_ptr<const TableValues> get(const Material& m, uint8_t sides, size_t position, std::string* error);
+    std::shared_ptr<const TableValues> get(const Material& m, uint8_t sides, std::string* error);
     // Where the next table from `from` on that converts into m is in the order (SIZE_MAX: none).
     size_t next_use(const Material& m, size_t from) const;
 
