@@ -281,8 +281,9 @@ uint32_t EncodedSection::code_of(uint64_t i) const {
 // The pair codec takes codes of up to 8 bits; a wider section stays LZ4 whatever the plan.
 static bool uses_pairs(const SectionPlan& plan, int bits) { return plan.codec == Codec::PAIRS && bits <= 8; }
 
-EncodedSection encode_section(uint64_t n, const CellSource& source, const SectionPlan& plan) {
-    const SymbolTable t = rank_symbols(n, source, plan);
+EncodedSection encode_section(uint64_t n, const CellSource& source, const SectionPlan& plan,
+                              const CellSource& counted) {
+    const SymbolTable t = rank_symbols(n, counted ? counted : source, plan);
     const int bits = code_bits_for(t.num_symbols);
 
     EncodedSection s;

@@ -68,8 +68,11 @@ struct EncodedSection {
 using CellSource = std::function<void(uint64_t begin, uint64_t end, Cell* out)>;
 
 // Encodes `positions` cells. `source` is called from several threads at once and twice per
-// position, so it must be thread safe.
-EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan);
+// position, so it must be thread safe. `counted`, if given, yields the same cells in any order:
+// the symbols are counted on it, and `source` is read once (a source walking a storage order
+// reads its values with strides, one cache miss per cell; in index order they stream in).
+EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan,
+                              const CellSource& counted = {});
 
 // Compresses a section encoded with `estimate_only`: with the pair codec if the plan says so
 // and the codes allow, else with the LZ4 block size chosen then (the codes are not packed again).

@@ -173,6 +173,15 @@ CellSource in_order(const StorageOrder& order, CellOf cell_of, Prefetch prefetch
     };
 }
 
+// The same cells as in_order(order, cell_of, ...) in the index's own order (cell_of taking an
+// index only): for counting a stream's symbols, which any order gives alike.
+template <typename CellOf>
+CellSource in_index_order(CellOf cell_of) {
+    return [cell_of](uint64_t begin, uint64_t end, Cell* out) {
+        for (uint64_t i = begin; i < end; ++i) *out++ = cell_of(i);
+    };
+}
+
 // Stretches [begin, end) of stored positions spread over a stream of n: `segments` of
 // `positions` each, at the same places for every storage order; the whole stream when it is
 // shorter.
@@ -375,21 +384,23 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
         Context context;
         uint32_t contexts;
         CellSource source;
+        CellSource counted;  // the whole stream's cells in index order, where they need no DTM code
     };
+    const bool whole = positions == t.index.size();
     std::vector<Option> options;
     // Stored in the DTM's order, so that the DTM code of a stored position is at the same place.
     // A draw's DTZ is not stored: the reader answers a draw wherever the DTM is one.
-    options.push_back(
-        {Context::NONE, 1, source_of([&](uint64_t i) {
-             return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
-         })});
+    auto direct = [&](uint64_t i) {
+        return dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i]) ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, dtz[i], 0};
+    };
+    options.push_back({Context::NONE, 1, source_of(direct), whole ? in_index_order(direct) : CellSource{}});
     // DTM and DTZ agree on win, draw and loss (write_table_files checks it).
-    options.push_back({Context::DTM_SIGN, 3, source_of([&](uint64_t i) {
-                           const Value m = dtmv[i];
-                           return m == VALUE_ILLEGAL || is_draw(m)
-                                      ? Cell{Cell::FREE, 0, 1}
-                                      : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
-                       })});
+    auto by_sign = [&](uint64_t i) {
+        const Value m = dtmv[i];
+        return m == VALUE_ILLEGAL || is_draw(m) ? Cell{Cell::FREE, 0, 1}
+                                                : Cell{Cell::EXACT, dtz[i], uint16_t(sign_context(m))};
+    };
+    options.push_back({Context::DTM_SIGN, 3, source_of(by_sign), whole ? in_index_order(by_sign) : CellSource{}});
     // Where the DTM leaves captures and promotions to the reader, the context is the code of the
     // exact DTM, which the reader has resolved by then (the stored code may hold a lower value).
     const bool resolved = dtm.header.flags & FLAG_MOVES_RESOLVED;
@@ -400,7 +411,8 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
                  if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
                  const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
                  return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
-             })});
+             }),
+             {}});
     auto plan_for = [&](const Option& o) {
         SectionPlan p{Metric::DTZ, c, o.context, o.contexts};
         p.block_bytes = DISTANCE_BLOCK_BYTES;
@@ -422,7 +434,7 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
             best_bytes = bytes;
         }
     }
-    EncodedSection s = encode_section(positions, options[best].source, plan_for(options[best]));
+    EncodedSection s = encode_section(positions, options[best].source, plan_for(options[best]), options[best].counted);
     s.codes.clear();
     s.codes.shrink_to_fit();
     return s;
@@ -663,8 +675,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
                 encode_way[estimate[1] < estimate[0] ? 0 : 1] = false;
         }
         auto encode = [&](bool with) {
-            EncodedSection e =
-                encode_section(n, in_order(choice[with].order, cell_of(with), prefetch_of(dtz)), plan_of(with));
+            EncodedSection e = encode_section(n, in_order(choice[with].order, cell_of(with), prefetch_of(dtz)),
+                                              plan_of(with), in_index_order(cell_of(with)));
             e.header.storage_order = choice[with].order.field();
             return e;  // its codes are dropped once the section is chosen
         };
@@ -781,7 +793,8 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         if (!encode_side[c]) return;
         const StorageOrder& order = choice[c].order;
         const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
-        dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plans[c]);
+        dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plans[c],
+                                in_index_order(dtm_cell(c)));
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
         dtz[c] = encode_dtz(
