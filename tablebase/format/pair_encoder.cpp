@@ -514,9 +514,15 @@ std::vector<uint8_t> encode_pairs(const uint8_t* packed, int bits, uint64_t n, u
     h.positions = n;
     // The payloads differ by their blocks only (the grammar is the same).
     auto bytes_of = [&](const Header& x) { return x.num_blocks * x.block_bytes; };
+    // Each candidate packed on its own thread: a pass over the whole stream each.
+    std::vector<Blocks> candidates(block_candidates.size());
+    parallel_for(candidates.size(), threads, 1, [&](uint64_t begin, uint64_t end, int) {
+        for (uint64_t k = begin; k < end; ++k) candidates[k] = pack_blocks(x, len, code, length, block_candidates[k]);
+    });
     Blocks packed_blocks;
-    for (uint32_t bytes : block_candidates) {
-        Blocks c = pack_blocks(x, len, code, length, bytes);
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        const uint32_t bytes = block_candidates[k];
+        Blocks& c = candidates[k];
         Header t = h;
         t.block_bytes = bytes;
         t.num_blocks = c.sizes.size();

@@ -306,6 +306,7 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
         return s;
     }
     if (uses_pairs(plan, bits) && !plan.estimate_only) {  // no LZ4 sample to choose blocks on
+        if (plan.defer_compression) return s;
         finish_section(s, plan);
         s.estimated_bytes = double(s.data.size());
         return s;
@@ -361,7 +362,7 @@ EncodedSection encode_section(uint64_t n, const CellSource& source, const Sectio
     h.block_positions = uint32_t(uint64_t(pick.bytes) * 8 / bits);
     h.num_blocks = (n + h.block_positions - 1) / h.block_positions;
     if (pick.dict) s.dictionary = dict;
-    if (!plan.estimate_only) finish_section(s, plan);
+    if (!plan.estimate_only && !plan.defer_compression) finish_section(s, plan);
     return s;
 }
 

@@ -49,6 +49,10 @@ struct SectionPlan {
     // PAIRS, when not 0: only estimate the pair codec's bytes (estimate_pairs with this many
     // pairs at most) into EncodedSection::estimated_bytes; nothing is compressed.
     uint32_t estimate_pair_rules = 0;
+    // Stop once the codes are made (and, for LZ4, the block size chosen): finish_section()
+    // compresses them later, so that the caller can compress on one thread while another reads
+    // the codes (the writer encodes a DTZ in the order and by the codes of its DTM).
+    bool defer_compression = false;
 };
 
 struct EncodedSection {
@@ -74,8 +78,9 @@ using CellSource = std::function<void(uint64_t begin, uint64_t end, Cell* out)>;
 EncodedSection encode_section(uint64_t positions, const CellSource& source, const SectionPlan& plan,
                               const CellSource& counted = {});
 
-// Compresses a section encoded with `estimate_only`: with the pair codec if the plan says so
-// and the codes allow, else with the LZ4 block size chosen then (the codes are not packed again).
+// Compresses a section encoded with `estimate_only` or `defer_compression`: with the pair codec
+// if the plan says so and the codes allow, else with the LZ4 block size chosen then (the codes
+// are not packed again). Reads the codes, writes only the compressed fields.
 void finish_section(EncodedSection& s, const SectionPlan& plan);
 
 // The compressed size of a section, for choosing between plans.

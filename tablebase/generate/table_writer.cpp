@@ -372,7 +372,8 @@ constexpr uint64_t DTZ_SAMPLE_SEGMENTS = 64, DTZ_SAMPLE_POSITIONS = 65536;
 
 // DTZ of one side, stored in the order of its DTM section `dtm`: the cheapest of three ways to
 // read it (directly, through the DTM's sign where draws need nothing stored, through the DTM's
-// whole code), judged by estimates on `estimate_on`. The cells are source_of(cell_of), over
+// whole code), judged by estimates on `estimate_on`. Of `dtm` it reads the codes, the symbols
+// and the header's flags, code bits and symbol count (its compression may run meanwhile). The cells are source_of(cell_of), over
 // `positions` of them (the whole stream, or a sample of it that `dtm` was encoded on); cell_of
 // takes an index and the position in `dtm`.
 template <typename SourceOf>
@@ -787,19 +788,30 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
     }
-    // Each side's DTM, then its DTZ (which may take the DTM's codes as its context).
+    // Each side's DTM, then its DTZ (which may take the DTM's codes as its context). With one
+    // side, its DTM's codes are compressed while its DTZ is encoded: the pair codec's second
+    // stage runs on one thread, and on KRPvKQ half of the side's 71 s kept one core idle. (With
+    // two sides, the sides keep both cores busy, and four encodes at once would pass the
+    // writer's memory.)
     const auto encode_start = std::chrono::steady_clock::now();
+    const bool one_side = encode_side[WHITE] != encode_side[BLACK];
     for_both_sides([&](Color c) {
         if (!encode_side[c]) return;
         const StorageOrder& order = choice[c].order;
         const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
-        dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plans[c],
+        SectionPlan plan = plans[c];
+        plan.defer_compression = one_side;
+        dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plan,
                                 in_index_order(dtm_cell(c)));
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
+        // finish_section writes only the compressed fields, which encode_dtz does not read.
+        std::future<void> compressed;
+        if (one_side) compressed = std::async(std::launch::async, [&] { finish_section(dtm[c], plan); });
         dtz[c] = encode_dtz(
             t, c, dtm[c], n, sample_stretches(n, DTZ_SAMPLE_SEGMENTS, DTZ_SAMPLE_POSITIONS),
             [&](auto cell_of) { return in_order(order, cell_of, prefetch); }, threads);
+        if (compressed.valid()) compressed.get();
     });
     for (Color c : {WHITE, BLACK})
         if (encode_side[c]) dtm[c].header.storage_order = dtz[c].header.storage_order = choice[c].order.field();
