@@ -372,10 +372,10 @@ constexpr uint64_t DTZ_SAMPLE_SEGMENTS = 64, DTZ_SAMPLE_POSITIONS = 65536;
 
 // DTZ of one side, stored in the order of its DTM section `dtm`: the cheapest of three ways to
 // read it (directly, through the DTM's sign where draws need nothing stored, through the DTM's
-// whole code), judged by estimates on `estimate_on`. Of `dtm` it reads the codes, the symbols
-// and the header's flags, code bits and symbol count (its compression may run meanwhile). The cells are source_of(cell_of), over
+// whole code), judged by estimates on `estimate_on`. The cells are source_of(cell_of), over
 // `positions` of them (the whole stream, or a sample of it that `dtm` was encoded on); cell_of
-// takes an index and the position in `dtm`.
+// takes an index and the position in `dtm`. Of `dtm` it reads the codes, the symbols and the
+// header's flags, code bits and symbol count (its compression may run meanwhile).
 template <typename SourceOf>
 EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& dtm, uint64_t positions,
                           const Stretches& estimate_on, SourceOf source_of, int threads) {
@@ -408,7 +408,9 @@ EncodedSection encode_dtz(const TableValues& t, Color c, const EncodedSection& d
     const CodeByValue exact_codes = resolved ? lowest_code_by_value(dtm.symbols) : CodeByValue{};
     if (dtm.header.code_bits > 0 && dtm.header.code_bits <= 8)
         options.push_back(
-            {Context::DTM_CODE, dtm.header.num_symbols, source_of([&](uint64_t i, uint64_t j) {
+            {Context::DTM_CODE,
+             dtm.header.num_symbols,
+             source_of([&](uint64_t i, uint64_t j) {
                  if (dtz[i] == VALUE_ILLEGAL || is_draw(dtmv[i])) return Cell{Cell::FREE, 0, 0};
                  const int exact = resolved ? code_of_value(exact_codes, dtmv[i]) : -1;
                  return Cell{Cell::EXACT, dtz[i], uint16_t(exact >= 0 ? uint32_t(exact) : dtm.code_of(j))};
@@ -801,8 +803,8 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
         const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
         SectionPlan plan = plans[c];
         plan.defer_compression = one_side;
-        dtm[c] = encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plan,
-                                in_index_order(dtm_cell(c)));
+        dtm[c] =
+            encode_section(n, in_order(order, dtm_cell(c), prefetch_of(t.dtm[c])), plan, in_index_order(dtm_cell(c)));
         if (resolve_dtm)
             for (uint16_t& s : dtm[c].symbols) s = value_of_key(s);
         // finish_section writes only the compressed fields, which encode_dtz does not read.
