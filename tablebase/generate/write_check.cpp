@@ -44,20 +44,19 @@ private:
 
 // Calls check(index, code) for every stored position of section `s`, in storage order, on all
 // threads, and adds to `compared` the positions for which it returns true (counted per chunk:
-// one shared counter per position kept the two cores fighting over its cache line). The values
-// check reads by index are brought in ahead by prefetch(index). False if the section does not
-// decode.
-template <typename Prefetch, typename Check>
+// one shared counter per position kept the two cores fighting over its cache line). False if
+// the section does not decode.
+template <typename Check>
 bool for_each_stored(const TableFile& f, const Section& s, int threads, std::atomic<uint64_t>& compared,
-                     Prefetch&& prefetch, Check&& check) {
+                     Check&& check) {
     const uint64_t n = f.positions();
     std::vector<uint8_t> packed(s.bits() ? (n * s.bits() + 7) / 8 : 0, 0);
     if (s.bits() && !f.decode_section(s, packed.data(), threads)) return false;
     parallel_for(n, threads, 1 << 18, [&](uint64_t begin, uint64_t end, int) {
+        StorageOrder::Cursor at(s.order, begin);
         uint64_t count = 0;
-        walk_in_order(s.order, begin, end, prefetch, [&](uint64_t i, uint64_t j) {
-            count += check(i, s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
-        });
+        for (uint64_t j = begin; j < end; ++j, at.next())
+            count += check(at.index(), s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
         compared.fetch_add(count, std::memory_order_relaxed);
     });
     return true;
@@ -92,8 +91,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         wdl_draws[c].assign(words, 0);
         std::vector<std::atomic<uint64_t>> draws(words);
         const bool captures = s->h.flags & FLAG_CAPTURE_RESOLVED, promotions = s->h.flags & FLAG_PROMOTIONS_RESOLVED;
-        const auto prefetch = [&](uint64_t i) { __builtin_prefetch(t.dtz[c].data() + i); };
-        const bool ok = for_each_stored(wdl_file, *s, threads, compared, prefetch, [&](uint64_t i, uint32_t code) {
+        const bool ok = for_each_stored(wdl_file, *s, threads, compared, [&](uint64_t i, uint32_t code) {
             uint16_t symbol = 0;
             const bool known = s->symbol(0, code, symbol);
             if (known && symbol == wdl_symbol(0))
@@ -127,11 +125,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         const bool resolved = dtm->h.flags & FLAG_MOVES_RESOLVED, draws_in_wdl = dtm->h.flags & FLAG_DRAWS_IN_WDL;
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
         std::vector<uint8_t> dtm_codes(by_code ? index.size() : 0);  // DTZ's context, by index
-        const auto prefetch_dtm = [&](uint64_t i) {
-            __builtin_prefetch(t.dtm[c].data() + i);
-            if (by_code) __builtin_prefetch(dtm_codes.data() + i);
-        };
-        bool ok = for_each_stored(dist_file, *dtm, threads, compared, prefetch_dtm, [&](uint64_t i, uint32_t code) {
+        bool ok = for_each_stored(dist_file, *dtm, threads, compared, [&](uint64_t i, uint32_t code) {
             if (by_code) dtm_codes[i] = uint8_t(code);
             const Value exact = t.dtm[c][i];
             if (exact == VALUE_ILLEGAL) return false;
@@ -157,11 +151,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
                         if (const int code = code_of_value(dtm->code_by_value, v); code >= 0)
                             dtm_codes[i] = uint8_t(code);
             });
-        const auto prefetch_dtz = [&](uint64_t i) {
-            prefetch_dtm(i);
-            __builtin_prefetch(t.dtz[c].data() + i);
-        };
-        ok = ok && for_each_stored(dist_file, *dtz, threads, compared, prefetch_dtz, [&](uint64_t i, uint32_t code) {
+        ok = ok && for_each_stored(dist_file, *dtz, threads, compared, [&](uint64_t i, uint32_t code) {
                  const Value exact = t.dtz[c][i], m = t.dtm[c][i];
                  if (exact == VALUE_ILLEGAL || is_draw(m)) return false;  // a draw's DTZ is the DTM's
                  const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
