@@ -8,7 +8,6 @@
 // order per section; a probe maps its index to the stored position with a few divisions.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -90,33 +89,5 @@ private:
 
 // Every order of the digits of `index`, the index's own first.
 std::vector<std::vector<int>> all_digit_permutations(const TableIndex& index);
-
-// How far ahead of the position being visited walk_in_order prefetches. A storage order visits
-// the index with large strides, so nearly every read of a value by index misses the cache: on
-// KRPvKR the writer's WDL walk spent 40 % of its time on the load of dtz[i].
-constexpr int WALK_PREFETCH_AHEAD = 16;
-
-// Calls f(index, stored position) for the stored positions [begin, end) of `order`, having
-// called prefetch(index) WALK_PREFETCH_AHEAD positions earlier.
-template <typename Prefetch, typename F>
-void walk_in_order(const StorageOrder& order, uint64_t begin, uint64_t end, Prefetch&& prefetch, F&& f) {
-    StorageOrder::Cursor lead(order, begin);
-    uint64_t ahead[WALK_PREFETCH_AHEAD];  // the indices of the next positions, by stored position
-    const uint64_t first = std::min<uint64_t>(end - begin, WALK_PREFETCH_AHEAD);
-    for (uint64_t k = 0; k < first; ++k, lead.next()) {
-        ahead[k] = lead.index();
-        prefetch(ahead[k]);
-    }
-    for (uint64_t j = begin; j < end; ++j) {
-        uint64_t& slot = ahead[(j - begin) % WALK_PREFETCH_AHEAD];
-        const uint64_t index = slot;
-        if (j + WALK_PREFETCH_AHEAD < end) {
-            slot = lead.index();
-            prefetch(slot);
-            lead.next();
-        }
-        f(index, j);
-    }
-}
 
 }  // namespace pythia::tb
