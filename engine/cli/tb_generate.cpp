@@ -121,41 +121,56 @@ private:
 // what they depend on), in the order it would; nothing is written. The driver runs with tables
 // that are only sized, never filled (their pages are never touched), so its memory budget
 // decides what it keeps and what it loads back, as in a real run. Prints per table its
-// positions per side to move and the subtables it would load back (from spill files or the
-// folder), with their positions (index size times the sides loaded); then the totals, and the
-// most the spill files hold at once before compression (their values as in memory: DTM and DTZ,
-// 4 bytes per position and side). The generator's position bits are not counted (a few %).
+// positions per side to move and the tables it would load back (its subtables and those their
+// reading needs, from spill files or the folder), with their positions (index size times the
+// sides loaded); then the totals, and the
+// most the spill files hold at once before compression (the tables as held for conversions: a
+// DTM and a bit per position and side). The generator's position bits are not counted (a few %).
 int list_planned_tables(const TableArgs& a, size_t memory_budget) {
     std::string loads;
     uint64_t table_loaded = 0, total_loaded = 0, load_count = 0;
     std::mutex spill_mutex;  // spills happen on the writes' thread
     std::map<std::string, uint64_t> spilled;
     uint64_t spilled_bytes = 0, most_spilled_bytes = 0;
-    auto sized = [](const Material& m, uint8_t sides) {
+    // A table of `m` with `sides` generated (DTM and DTZ) or held for conversions (DTM and bits).
+    auto sized = [](const Material& m, uint8_t sides, bool for_conversions) {
         auto t = std::make_shared<TableValues>(m);
         const uint64_t n = t->index.size();
         for (Color c : {WHITE, BLACK})
             if (sides & (1 << c)) {
                 t->dtm[c].resize(n);
-                t->dtz[c].resize(n);
+                if (for_conversions)
+                    t->cursed[c].resize((n + 63) / 64);
+                else
+                    t->dtz[c].resize(n);
             }
         return t;
     };
     TableStore store;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
-    store.load = [&](const Material& m, uint8_t sides, std::string*) {
+    store.load = [&](const Material& m, uint8_t sides, const TableSet*, std::string*) {
         const uint64_t positions = TableIndex(m).size() * uint64_t(__builtin_popcount(sides));
         loads += " " + m.name();
         table_loaded += positions;
         ++load_count;
-        return sized(m, sides);
+        return sized(m, sides, true);
+    };
+    // Tables this run generates are read back from spill files, which need nothing; those in
+    // the folder as their files say.
+    store.reading_needs = [&](const Material& m, uint8_t sides, bool& needs, std::string* error) {
+        needs = false;
+        std::lock_guard<std::mutex> lock(spill_mutex);
+        return spilled.count(m.name()) || !table_files_valid(a.dir, m) ||
+               reading_needs_subtables(a.dir, m, sides, needs, error);
     };
     store.save = [](const TableValues&, const TableSet&, double, int) {};
     store.spill = [&](const TableValues& t) {
         std::lock_guard<std::mutex> lock(spill_mutex);
         uint64_t& bytes = spilled[t.index.material().name()];
         spilled_bytes -= bytes;
-        bytes = table_memory(t);
+        bytes = 0;  // as held for conversions
+        for (Color c : {WHITE, BLACK})
+            if (t.has_side(c)) bytes += t.dtm[c].size() * sizeof(Value) + (t.dtm[c].size() + 63) / 64 * 8;
         spilled_bytes += bytes;
         most_spilled_bytes = std::max(most_spilled_bytes, spilled_bytes);
     };
@@ -176,7 +191,7 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         total_loaded += table_loaded;
         loads.clear();
         table_loaded = 0;
-        return sized(m, 3);
+        return sized(m, 3, false);
     };
     try {
         generate_tables(a.tables, store, options);
@@ -223,11 +238,16 @@ int tb_generate_command(const Args& args) {
     auto spill_path = [&](const Material& m) { return spill_dir / (m.normalized().name() + ".spill"); };
     TableStore store;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
-    store.load = [&](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
+    store.load = [&](const Material& m, uint8_t sides, const TableSet* subtables,
+                     std::string* error) -> std::shared_ptr<TableValues> {
         std::string why;
         if (auto t = read_spill_file(spill_path(m), m, sides, &why)) return t;
         spdlog::debug("{}: loaded from its files ({})", m.name(), why);
-        return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::LEGAL_LOOKUPS);
+        return load_table_values(a.dir, m, error, a.threads, sides, LoadFor::CONVERSIONS, subtables);
+    };
+    store.reading_needs = [&](const Material& m, uint8_t sides, bool& needs, std::string* error) {
+        needs = false;
+        return spill_file_holds(spill_path(m), m, sides) || reading_needs_subtables(a.dir, m, sides, needs, error);
     };
     store.spill = [&](const TableValues& t) {
         std::error_code ec;

@@ -1,5 +1,9 @@
 #include "tablebase/format/table_set.h"
 
+#include <algorithm>
+
+#include "tablebase/format/parallel.h"
+
 namespace pythia::tb {
 
 uint64_t TableSet::signature(const Material& m) {
@@ -67,8 +71,31 @@ bool TableSet::lookup(const TableRoute& r, const PieceOn* pieces, int n, Color s
     for (int i = 0; i < n; ++i) p[r.slot_of[i]] = r.flip ? flip_rank(pieces[i].square) : pieces[i].square;
     const uint64_t idx = r.table->index.encode(p);
     dtm = r.table->dtm[stm][idx];
-    dtz = r.table->dtz[stm][idx];
+    dtz = r.table->dtz_at(stm, idx);
     return true;
+}
+
+PositionBits cursed_positions(const ValueArray& dtz, int threads) {
+    if (threads <= 0) threads = default_threads();
+    PositionBits cursed((dtz.size() + 63) / 64);
+    parallel_for(cursed.size(), threads, 1 << 14, [&](uint64_t begin, uint64_t end, int) {  // whole words
+        for (uint64_t w = begin; w < end; ++w) {
+            uint64_t word = 0;
+            const uint64_t last = std::min<uint64_t>(dtz.size(), (w + 1) * 64);
+            for (uint64_t i = w * 64; i < last; ++i)
+                if (const int wdl = wdl_of_dtz(dtz[i]); wdl == 1 || wdl == -1) word |= uint64_t(1) << (i & 63);
+            cursed[w] = word;
+        }
+    });
+    return cursed;
+}
+
+void keep_for_conversions(TableValues& t, int threads) {
+    for (Color c : {WHITE, BLACK}) {
+        if (t.dtz[c].empty()) continue;  // not held, or held so already
+        t.cursed[c] = cursed_positions(t.dtz[c], threads);
+        t.dtz[c] = ValueArray();  // frees it
+    }
 }
 
 }  // namespace pythia::tb

@@ -69,7 +69,33 @@ struct TableValues {
     // what a DTM section with FLAG_MOVES_RESOLVED leaves low. Recorded by the generator; empty
     // for a table loaded from files (the writer then searches those moves itself).
     PositionBits moves_resolved_dtm[COLOR_NB];
+    // A side held for conversions only (keep_for_conversions) has no DTZ array; instead the
+    // positions whose DTZ is a cursed win or a blessed loss (WDL +-1) are marked here.
+    PositionBits cursed[COLOR_NB];
+
+    bool has_side(Color c) const { return !dtm[c].empty(); }
+    // The DTZ of entry i of side c; for a side held for conversions, a DTZ with the same WDL
+    // (wdl_of_dtz), which is all a move into the table uses of it.
+    Value dtz_at(Color c, uint64_t i) const {
+        if (!dtz[c].empty()) return dtz[c][i];
+        const Value v = dtm[c][i];
+        const bool odd = test_bit(cursed[c], i);
+        if (is_win(v)) return win_in(odd ? 101 : 1);
+        if (is_loss(v)) return loss_in(odd ? 101 : 1);
+        return is_illegal(v) ? VALUE_ILLEGAL : VALUE_UNKNOWN;
+    }
 };
+
+// Holds each side of `t` for conversions only: its DTZ array goes, its DTM stays, and the
+// positions whose DTZ is a cursed win or a blessed loss are marked in `cursed`. A table is only
+// ever entered from another one by a capture or a promotion, which zeroes the 50-move counter,
+// so its DTZ counts only by its WDL (dtz_of_zeroing_move), and the DTM's sign and this bit give
+// that: two bytes and a bit per position and side instead of four. The tables a 5-piece pawn
+// table converts into are held so while it is generated: KBPvKP's fourteen took 11.4 GiB with
+// their DTZ. `threads` 0: all cores.
+void keep_for_conversions(TableValues& t, int threads = 0);
+// The positions whose DTZ in `dtz` is a cursed win or a blessed loss (TableValues::cursed).
+PositionBits cursed_positions(const ValueArray& dtz, int threads = 0);
 
 // How a list of pieces (their colours, types and order; not their squares) is looked up:
 // the table, whether colours are exchanged, and the slot of each piece in that table's
@@ -88,8 +114,9 @@ public:
     const TableValues* find(const Material& normalized) const;
     size_t size() const { return tables_.size(); }
 
-    // DTM and DTZ of the position made of `pieces` with `stm` to move, from stm's view.
-    // Two bare kings are a draw. Returns false when the needed table is not loaded.
+    // DTM and DTZ of the position made of `pieces` with `stm` to move, from stm's view (from a
+    // table held for conversions, a DTZ with the right WDL: TableValues::dtz_at). Two bare
+    // kings are a draw. Returns false when the needed table is not loaded.
     bool lookup(const PieceOn* pieces, int n, Color stm, Value& dtm, Value& dtz) const {
         return lookup(route(pieces, n), pieces, n, stm, dtm, dtz);
     }

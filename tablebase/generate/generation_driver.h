@@ -17,8 +17,16 @@ struct TableStore {
     // True if the table is stored and passes its checks; `why` says what is wrong otherwise.
     std::function<bool(const Material&, std::string* why)> present;
     // The values of a stored table for the sides to move in `sides` (bits 1 << WHITE,
-    // 1 << BLACK; the others left empty), or nullptr with `error` set.
-    std::function<std::shared_ptr<TableValues>(const Material&, uint8_t sides, std::string* error)> load;
+    // 1 << BLACK; the others left empty), held for conversions (keep_for_conversions), or
+    // nullptr with `error` set. `subtables`: the tables it converts into, with the sides
+    // Material::successor_sides names, when `reading_needs` said reading it needs them.
+    std::function<std::shared_ptr<TableValues>(const Material&, uint8_t sides, const TableSet* subtables,
+                                               std::string* error)>
+        load;
+    // Optional: whether `load` needs the subtables to read `sides` of a table (one stored with
+    // one side to move, or with DTM left to captures and promotions). False with `error` set if
+    // the table cannot be read. Absent: never.
+    std::function<bool(const Material&, uint8_t sides, bool& needs, std::string* error)> reading_needs;
     // Stores a freshly generated table; throws on failure. `subtables` are those it was
     // generated from (the writer resolves DTM through them, and the check reads them).
     std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
@@ -60,7 +68,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
 size_t table_memory(const TableValues& t);
 // Bytes a write uses besides the table's values (one write runs at a time).
 size_t writer_memory(uint64_t positions);
-// Bytes of a table loaded for lookups with the sides to move in `sides` (DTM and DTZ, 4 bytes a side).
+// Bytes of a table held for conversions with the sides to move in `sides` (a DTM and a bit a
+// position and side).
 size_t loaded_table_memory(const Material& m, uint8_t sides);
 // Bytes of a table's values from its generation to the end of its write.
 size_t table_values_memory(const Material& m);

@@ -305,7 +305,7 @@ private:
         }
         const uint64_t idx = plan.table->index.encode(q);
         dtm = plan.table->dtm[plan.stm][idx];
-        dtz = plan.table->dtz[plan.stm][idx];
+        dtz = plan.table->dtz_at(plan.stm, idx);  // a subtable may be held for conversions
     }
 
     // Values of a successor position: in this table (an earlier slice) or in a subtable.

@@ -13,11 +13,12 @@ namespace pythia::tb {
 
 namespace {
 
-// Layout: the header, then per side held (White first) its DTM then its DTZ array, each in
-// chunks of CHUNK_VALUES values: the compressed size (uint32), the XXH3 of the compressed
-// bytes (uint64), the bytes.
-constexpr char MAGIC[8] = {'P', 'Y', 'T', 'S', 'P', 'I', 'L', '1'};
-constexpr uint64_t CHUNK_VALUES = uint64_t(1) << 20;  // 2 MiB of values
+// Layout: the header, then per side held (White first) its DTM array and its cursed bits
+// (TableValues::cursed: a spilled table is read back only for conversions), each in chunks of
+// CHUNK_BYTES bytes: the compressed size (uint32), the XXH3 of the compressed bytes (uint64),
+// the bytes.
+constexpr char MAGIC[8] = {'P', 'Y', 'T', 'S', 'P', 'I', 'L', '2'};
+constexpr int CHUNK_BYTES = 2 << 20;
 
 struct SpillHeader {
     char magic[8];
@@ -37,11 +38,11 @@ bool fail(std::string* error, const std::string& message) {
     return false;
 }
 
-bool write_array(std::FILE* f, const ValueArray& values, std::vector<char>& buffer) {
-    for (uint64_t begin = 0; begin < values.size(); begin += CHUNK_VALUES) {
-        const int bytes = int(std::min<uint64_t>(CHUNK_VALUES, values.size() - begin) * sizeof(Value));
-        const int packed = LZ4_compress_default(reinterpret_cast<const char*>(values.data() + begin), buffer.data(),
-                                                bytes, int(buffer.size()));
+bool write_bytes(std::FILE* f, const void* data, uint64_t bytes, std::vector<char>& buffer) {
+    const char* from = static_cast<const char*>(data);
+    for (uint64_t begin = 0; begin < bytes; begin += CHUNK_BYTES) {
+        const int size_in = int(std::min<uint64_t>(CHUNK_BYTES, bytes - begin));
+        const int packed = LZ4_compress_default(from + begin, buffer.data(), size_in, int(buffer.size()));
         if (packed <= 0) return false;
         const uint32_t size = uint32_t(packed);
         const uint64_t hash = XXH3_64bits(buffer.data(), size);
@@ -52,21 +53,24 @@ bool write_array(std::FILE* f, const ValueArray& values, std::vector<char>& buff
     return true;
 }
 
-bool read_array(std::FILE* f, ValueArray& values, uint64_t n, std::vector<char>& buffer) {
-    values.resize(n);
-    for (uint64_t begin = 0; begin < n; begin += CHUNK_VALUES) {
-        const int bytes = int(std::min<uint64_t>(CHUNK_VALUES, n - begin) * sizeof(Value));
+bool read_bytes(std::FILE* f, void* data, uint64_t bytes, std::vector<char>& buffer) {
+    char* to = static_cast<char*>(data);
+    for (uint64_t begin = 0; begin < bytes; begin += CHUNK_BYTES) {
+        const int size_out = int(std::min<uint64_t>(CHUNK_BYTES, bytes - begin));
         uint32_t size = 0;
         uint64_t hash = 0;
         if (std::fread(&size, sizeof size, 1, f) != 1 || std::fread(&hash, sizeof hash, 1, f) != 1 ||
             size > buffer.size() || std::fread(buffer.data(), 1, size, f) != size ||
             XXH3_64bits(buffer.data(), size) != hash)
             return false;
-        if (LZ4_decompress_safe(buffer.data(), reinterpret_cast<char*>(values.data() + begin), int(size), bytes) !=
-            bytes)
-            return false;
+        if (LZ4_decompress_safe(buffer.data(), to + begin, int(size), size_out) != size_out) return false;
     }
     return true;
+}
+
+// The cursed bits of side c: those held, or made from the side's DTZ.
+PositionBits cursed_bits(const TableValues& t, Color c) {
+    return t.dtz[c].empty() ? t.cursed[c] : cursed_positions(t.dtz[c]);
 }
 
 }  // namespace
@@ -78,18 +82,22 @@ bool write_spill_file(const std::filesystem::path& path, const TableValues& t, s
     if (name.size() >= sizeof h.material) return fail(error, "spill: table name too long: " + name);
     std::memcpy(h.material, name.data(), name.size());
     h.positions = t.index.size();
+    const uint64_t words = (h.positions + 63) / 64;
     for (Color c : {WHITE, BLACK})
-        if (t.dtm[c].size() == h.positions && t.dtz[c].size() == h.positions) h.sides |= 1u << c;
+        if (t.dtm[c].size() == h.positions && (t.dtz[c].size() == h.positions || t.cursed[c].size() == words))
+            h.sides |= 1u << c;
     const std::filesystem::path temporary = path.string() + ".tmp";
     File f(std::fopen(temporary.c_str(), "wb"));
     if (!f) return fail(error, "spill: cannot create " + temporary.string() + ": " + std::strerror(errno));
-    std::vector<char> buffer(size_t(LZ4_compressBound(int(CHUNK_VALUES * sizeof(Value)))));
+    std::vector<char> buffer(size_t(LZ4_compressBound(CHUNK_BYTES)));
     bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1;
     uint64_t raw = 0;
     for (Color c : {WHITE, BLACK})
         if (ok && (h.sides & (1u << c))) {
-            ok = write_array(f.get(), t.dtm[c], buffer) && write_array(f.get(), t.dtz[c], buffer);
-            raw += 2 * h.positions * sizeof(Value);
+            const PositionBits cursed = cursed_bits(t, c);
+            ok = write_bytes(f.get(), t.dtm[c].data(), h.positions * sizeof(Value), buffer) &&
+                 write_bytes(f.get(), cursed.data(), words * sizeof(uint64_t), buffer);
+            raw += h.positions * sizeof(Value) + words * sizeof(uint64_t);
         }
     ok = ok && std::fflush(f.get()) == 0;
     const long written = ok ? std::ftell(f.get()) : 0;
@@ -106,6 +114,24 @@ bool write_spill_file(const std::filesystem::path& path, const TableValues& t, s
     return true;
 }
 
+namespace {
+
+// Reads the header of the spill file `f` of `material`'s table: false if it is not one.
+bool read_header(std::FILE* f, const Material& material, SpillHeader& h) {
+    const TableIndex index(material.normalized());
+    const std::string name = index.material().name();
+    return std::fread(&h, sizeof h, 1, f) == 1 && std::memcmp(h.magic, MAGIC, sizeof MAGIC) == 0 &&
+           std::string(h.material, strnlen(h.material, sizeof h.material)) == name && h.positions == index.size();
+}
+
+}  // namespace
+
+bool spill_file_holds(const std::filesystem::path& path, const Material& material, uint8_t sides) {
+    File f(std::fopen(path.c_str(), "rb"));
+    SpillHeader h{};
+    return f && read_header(f.get(), material, h) && (h.sides & sides) == sides;
+}
+
 std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, const Material& material, uint8_t sides,
                                              std::string* why) {
     File f(std::fopen(path.c_str(), "rb"));
@@ -116,8 +142,7 @@ std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, 
     auto t = std::make_shared<TableValues>(material.normalized());
     SpillHeader h{};
     const std::string name = t->index.material().name();
-    if (std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0 ||
-        std::string(h.material, strnlen(h.material, sizeof h.material)) != name || h.positions != t->index.size()) {
+    if (!read_header(f.get(), material, h)) {
         fail(why, path.string() + " is not a spill file of " + name);
         return nullptr;
     }
@@ -125,16 +150,22 @@ std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, 
         fail(why, path.string() + " does not hold the sides to move asked for");
         return nullptr;
     }
-    std::vector<char> buffer(size_t(LZ4_compressBound(int(CHUNK_VALUES * sizeof(Value)))));
+    std::vector<char> buffer(size_t(LZ4_compressBound(CHUNK_BYTES)));
+    const uint64_t words = (h.positions + 63) / 64;
     for (Color c : {WHITE, BLACK}) {
         if (!(h.sides & (1u << c))) continue;
-        const bool ok =
-            read_array(f.get(), t->dtm[c], h.positions, buffer) && read_array(f.get(), t->dtz[c], h.positions, buffer);
+        t->dtm[c].resize(h.positions);
+        t->cursed[c].resize(words);
+        const bool ok = read_bytes(f.get(), t->dtm[c].data(), h.positions * sizeof(Value), buffer) &&
+                        read_bytes(f.get(), t->cursed[c].data(), words * sizeof(uint64_t), buffer);
         if (!ok) {
             fail(why, path.string() + ": truncated or corrupt");
             return nullptr;
         }
-        if (!(sides & (1 << c))) t->dtm[c] = t->dtz[c] = {};  // read past, not kept
+        if (!(sides & (1 << c))) {  // read past, not kept
+            t->dtm[c] = {};
+            t->cursed[c] = {};
+        }
     }
     return t;
 }

@@ -1,6 +1,6 @@
-// Spill files: a generated (or loaded) table's DTM and DTZ values, LZ4-compressed as they are
-// in memory, for the generation driver to read back within one run instead of decoding the
-// table's compact files again.
+// Spill files: a generated (or loaded) table held for conversions (its DTM values and cursed
+// bits, keep_for_conversions), LZ4-compressed as they are in memory, for the generation driver
+// to read back within one run instead of decoding the table's compact files again.
 //
 // Why: a 5-piece table's files store one side to move and leave DTM to the moves that leave
 // the table, so loading one back for a later table recovers the other side and resolves those
@@ -20,14 +20,19 @@
 
 namespace pythia::tb {
 
-// Writes the values of the sides to move `t` holds (both metrics) to `path`, atomically
-// (a temporary name, then renamed). False with `error` set on failure.
+// Writes the sides to move `t` holds, as held for conversions (the DTM, and the cursed bits made
+// from the DTZ if `t` has it), to `path`, atomically (a temporary name, then renamed). False
+// with `error` set on failure.
 bool write_spill_file(const std::filesystem::path& path, const TableValues& t, std::string* error);
 
-// The values of the sides in `sides` (bits 1 << WHITE, 1 << BLACK) of `material`'s table from
-// a spill file, the others left empty; nullptr (with `why`) if the file is absent, is not that
+// The sides in `sides` (bits 1 << WHITE, 1 << BLACK) of `material`'s table from a spill file,
+// held for conversions, the others left empty; nullptr (with `why`) if the file is absent, is not that
 // table's, lacks one of the sides or fails its checksums.
 std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, const Material& material, uint8_t sides,
                                              std::string* why);
+
+// True if `path` is a spill file of `material`'s table holding the sides in `sides` (its header
+// alone is read: read_spill_file may still find it corrupt).
+bool spill_file_holds(const std::filesystem::path& path, const Material& material, uint8_t sides);
 
 }  // namespace pythia::tb

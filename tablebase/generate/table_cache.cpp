@@ -57,7 +57,7 @@ std::shared_ptr<const TableValues> TableCache::get(const Material& m, uint8_t si
             subtables.add(std::move(t));
         }
     std::shared_ptr<const TableValues> table =
-        load_table_values(dir_, m, error, threads_, read, LoadFor::LEGAL_LOOKUPS, needs ? &subtables : nullptr);
+        load_table_values(dir_, m, error, threads_, read, LoadFor::CONVERSIONS, needs ? &subtables : nullptr);
     if (!table) return nullptr;
     ++reads_;
     kept_[m.name()] = {table, read};  // make_room lets go of it before the next table if none needs it

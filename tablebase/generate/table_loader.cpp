@@ -209,7 +209,10 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
         if (recovered) *recovered = *left_out;
         if (!(sides & (1 << ~*left_out))) table->dtm[~*left_out] = table->dtz[~*left_out] = {};  // read only for this
     }
-    if (purpose == LoadFor::LEGAL_LOOKUPS) return table;
+    if (purpose == LoadFor::CONVERSIONS) {
+        keep_for_conversions(*table, threads);
+        return table;
+    }
     // Don't-care entries were stored as whatever compressed best: mark them illegal again,
     // exactly as the generator does (no position, or the side not to move in check).
     parallel_for(index.size(), threads, 1 << 16, [&](uint64_t begin, uint64_t end, int) {
@@ -267,7 +270,7 @@ bool load_subtables(const std::filesystem::path& dir, const Material& material, 
                     int threads) {
     for (const auto& [s, sides] : material.successor_sides()) {
         if (s.total() <= 2) continue;  // bare kings: a draw, no table
-        auto sub = load_table_values(dir, s, error, threads, sides, LoadFor::LEGAL_LOOKUPS);
+        auto sub = load_table_values(dir, s, error, threads, sides, LoadFor::CONVERSIONS);
         if (!sub) return false;
         out.add(sub);
     }

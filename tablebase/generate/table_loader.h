@@ -22,11 +22,12 @@ enum class LoadFor {
     // Every index (verifying or rewriting the table): entries that are no legal position are
     // marked VALUE_ILLEGAL, exactly as the generator leaves them.
     EVERY_POSITION,
-    // Only legal positions (a subtable: the generator and the verifier look up the positions
-    // after legal captures and promotions). Entries that are no legal position keep the
-    // "don't care" value the file stored: marking them decodes every index, which was half the
-    // time of loading a table whose file is in the page cache.
-    LEGAL_LOOKUPS,
+    // Only the moves that convert into it (a subtable: the generator and the verifier look up
+    // the positions after legal captures and promotions). Entries that are no legal position
+    // keep the "don't care" value the file stored: marking them decodes every index, which was
+    // half the time of loading a table whose file is in the page cache. Each side is held for
+    // conversions (keep_for_conversions: the DTM, and the DTZ only as its WDL).
+    CONVERSIONS,
 };
 
 // The exact DTM and DTZ of the positions of the table, as generated (see LoadFor for the

@@ -60,7 +60,7 @@ inline void check_loads_as_generated(const std::filesystem::path& dir, const tb:
     REQUIRE(got);
     for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
     for (Color c : alone) {
-        auto one = tb::load_table_values(dir, m, &error, 2, uint8_t(1 << c), tb::LoadFor::LEGAL_LOOKUPS);
+        auto one = tb::load_table_values(dir, m, &error, 2, uint8_t(1 << c), tb::LoadFor::CONVERSIONS);
         REQUIRE(one);
         CHECK(one->dtm[~c].empty());
         CHECK(differing_entries(*one, *expected, c, true) == 0);

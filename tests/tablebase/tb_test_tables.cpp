@@ -279,12 +279,16 @@ std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir,
 }
 
 uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& expected, Color c, bool legal_only) {
-    if (got.dtm[c].size() != expected.dtm[c].size() || got.dtz[c].size() != expected.dtz[c].size())
+    // A side held for conversions (no DTZ array) is compared by its DTZ's WDL.
+    const bool wdl_only = got.dtz[c].empty() || expected.dtz[c].empty();
+    if (got.dtm[c].size() != expected.dtm[c].size() || (!wdl_only && got.dtz[c].size() != expected.dtz[c].size()))
         throw std::runtime_error("the two tables have different sizes");
     uint64_t differ = 0;
     for (uint64_t i = 0; i < expected.index.size(); ++i)
         if (!legal_only || !tb::is_illegal(expected.dtm[c][i]))
-            differ += got.dtm[c][i] != expected.dtm[c][i] || got.dtz[c][i] != expected.dtz[c][i];
+            differ += got.dtm[c][i] != expected.dtm[c][i] ||
+                      (wdl_only ? tb::wdl_of_dtz(got.dtz_at(c, i)) != tb::wdl_of_dtz(expected.dtz_at(c, i))
+                                : got.dtz[c][i] != expected.dtz[c][i]);
     return differ;
 }
 

@@ -52,8 +52,9 @@ std::filesystem::path copy_of_test_tables(const std::string& name);
 std::unique_ptr<tb::TableFile> open_table_file(const std::filesystem::path& dir, const char* name, tb::FileKind kind);
 
 // Entries of side `c` whose DTM or DTZ differ between two loads of one table (only legal
-// positions of `expected` with `legal_only`: a table loaded for lookups keeps don't-cares
-// elsewhere). A count, not a comparison of the arrays: Catch would print millions of values.
+// positions of `expected` with `legal_only`: a table loaded for conversions keeps don't-cares
+// elsewhere, and is compared by its DTZ's WDL). A count, not a comparison of the arrays: Catch
+// would print millions of values.
 uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& expected, Color c, bool legal_only);
 
 // Generates `names` and their dependencies (all kept in memory) and writes each to `dir` with

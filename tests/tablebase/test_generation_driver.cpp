@@ -39,7 +39,8 @@ struct MemoryStore {
             std::lock_guard<std::mutex> lock(mutex);
             return tables.count(m.name()) > 0;
         };
-        s.load = [this](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
+        s.load = [this](const Material& m, uint8_t sides, const TableSet*,
+                        std::string* error) -> std::shared_ptr<TableValues> {
             std::lock_guard<std::mutex> lock(mutex);
             ++loads;
             auto it = spilled.find(m.name());
@@ -54,6 +55,7 @@ struct MemoryStore {
             auto t = std::make_shared<TableValues>(*it->second);
             for (Color c : {WHITE, BLACK})
                 if (!(sides & (1 << c))) t->dtm[c] = t->dtz[c] = {};  // as load_table_values leaves them
+            keep_for_conversions(*t, 2);
             return t;
         };
         s.save = [this](const TableValues& t, const TableSet& subtables, double, int) {
@@ -180,7 +182,7 @@ TEST_CASE("tables that leave memory while still needed are spilled, read back an
     }
 }
 
-TEST_CASE("a spill file gives back the values it was written with, or nothing", "[tb][driver]") {
+TEST_CASE("a spill file gives back the table it was written with, held for conversions, or nothing", "[tb][driver]") {
     MemoryStore roomy;
     generate(roomy, size_t(1) << 32);
     const TableValues& t = *roomy.tables.at("KQvKR");
@@ -198,7 +200,8 @@ TEST_CASE("a spill file gives back the values it was written with, or nothing", 
         for (Color c : {WHITE, BLACK}) {
             if (sides & (1 << c)) {
                 CHECK(back->dtm[c] == t.dtm[c]);
-                CHECK(back->dtz[c] == t.dtz[c]);
+                CHECK(back->dtz[c].empty());
+                CHECK(back->cursed[c] == cursed_positions(t.dtz[c]));
             } else {
                 CHECK(back->dtm[c].empty());
             }
@@ -339,8 +342,9 @@ struct CountedRun {
         MemoryStore ms;
         TableStore store = ms.store();
         auto load = store.load;
-        store.load = [&](const Material& m, uint8_t sides, std::string* error) -> std::shared_ptr<TableValues> {
-            auto t = load(m, sides, error);
+        store.load = [&](const Material& m, uint8_t sides, const TableSet* subtables,
+                         std::string* error) -> std::shared_ptr<TableValues> {
+            auto t = load(m, sides, subtables, error);
             return t ? track(new TableValues(*t)) : nullptr;
         };
         auto save = store.save;

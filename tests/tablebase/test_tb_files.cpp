@@ -61,15 +61,13 @@ TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables",
             CHECK(got->dtm[c] == want->dtm[c]);
             CHECK(got->dtz[c] == want->dtz[c]);
         }
-        // Loaded for lookups only: the same value at every legal entry.
-        auto lookups = load_table_values(dir, m, &error, 2, 3, LoadFor::LEGAL_LOOKUPS);
+        // Loaded for conversions: the same DTM, and the DTZ's WDL, at every legal entry.
+        auto lookups = load_table_values(dir, m, &error, 2, 3, LoadFor::CONVERSIONS);
         REQUIRE(lookups);
-        uint64_t differ = 0;
-        for (Color c : {WHITE, BLACK})
-            for (uint64_t i = 0; i < want->index.size(); ++i)
-                if (!is_illegal(want->dtm[c][i]))
-                    differ += lookups->dtm[c][i] != want->dtm[c][i] || lookups->dtz[c][i] != want->dtz[c][i];
-        CHECK(differ == 0);
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(lookups->dtz[c].empty());
+            CHECK(test::differing_entries(*lookups, *want, c, true) == 0);
+        }
     }
 }
 

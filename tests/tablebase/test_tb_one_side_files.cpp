@@ -4,6 +4,7 @@
 // that are malformed are refused.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "engine/core/random_position.h"
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/generation_driver.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
@@ -208,4 +210,43 @@ TEST_CASE("the check of a one-sided file computes the stored side again and catc
     CHECK_FALSE(bad.ok);
     CHECK(bad.inconsistent > 0);
     CHECK(bad.positions == good.positions);
+}
+
+TEST_CASE("the driver reads a one-sided subtable through the subtables it loads for it, within its budget",
+          "[tb][files][oneside][driver]") {
+    // KPvKP promotes into KQvKP, stored with one side and a resolved DTM: reading it needs its own
+    // subtables, which the driver loads itself (as a store that reads the folder asks), instead of
+    // the loader reading them from the folder behind the driver's budget.
+    const fs::path& dir = one_side_dir();
+    const Material kpkp = *Material::parse("KPvKP");
+    std::vector<std::string> loads, unread;  // every load; loads that needed subtables and got none
+    std::shared_ptr<const TableValues> made;
+    TableStore store;
+    store.present = [&](const Material& m, std::string* why) { return !(m == kpkp) && table_files_valid(dir, m, why); };
+    store.reading_needs = [&](const Material& m, uint8_t sides, bool& needs, std::string* error) {
+        return reading_needs_subtables(dir, m, sides, needs, error);
+    };
+    store.load = [&](const Material& m, uint8_t sides, const TableSet* subtables,
+                     std::string* error) -> std::shared_ptr<TableValues> {
+        bool needs = false;
+        REQUIRE(reading_needs_subtables(dir, m, sides, needs, error));
+        if (needs && !subtables) unread.push_back(m.name());  // the loader would read them itself
+        loads.push_back(m.name());
+        return load_table_values(dir, m, error, 2, sides, LoadFor::CONVERSIONS, subtables);
+    };
+    store.save = [&](const TableValues& t, const TableSet&, double, int) { made = std::make_shared<TableValues>(t); };
+    DriverOptions options;
+    options.threads = 2;
+    options.memory_budget = 1;  // nothing kept: every table is loaded when needed
+    generate_tables({kpkp}, store, options);
+    CHECK(unread.empty());
+    // KQvKP was read with what it converts into, loaded by the driver before it: KQvK among them.
+    const auto kqkp = std::find(loads.begin(), loads.end(), "KQvKP");
+    REQUIRE(kqkp != loads.end());
+    CHECK(std::find(loads.begin(), kqkp, "KQvK") != kqkp);
+    REQUIRE(made);
+    std::string error;
+    auto expected = load_table_values(test::test_tables_dir(), kpkp, &error, 2);
+    REQUIRE(expected);
+    for (Color c : {WHITE, BLACK}) CHECK(test::differing_entries(*made, *expected, c, false) == 0);
 }
