@@ -94,7 +94,7 @@ void keep_for_conversions(TableValues& t, int threads) {
     for (Color c : {WHITE, BLACK}) {
         if (t.dtz[c].empty()) continue;  // not held, or held so already
         t.cursed[c] = cursed_positions(t.dtz[c], threads);
-        t.dtz[c] = ValueArray();  // frees it
+        release(t.dtz[c]);
     }
 }
 

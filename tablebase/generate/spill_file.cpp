@@ -163,8 +163,8 @@ std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, 
             return nullptr;
         }
         if (!(sides & (1 << c))) {  // read past, not kept
-            t->dtm[c] = {};
-            t->cursed[c] = {};
+            release(t->dtm[c]);
+            release(t->cursed[c]);
         }
     }
     return t;

@@ -207,7 +207,10 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     if (recover) {
         recover_side(*table, *left_out, *subtables, threads);
         if (recovered) *recovered = *left_out;
-        if (!(sides & (1 << ~*left_out))) table->dtm[~*left_out] = table->dtz[~*left_out] = {};  // read only for this
+        if (!(sides & (1 << ~*left_out))) {  // read only for this
+            release(table->dtm[~*left_out]);
+            release(table->dtz[~*left_out]);
+        }
     }
     if (purpose == LoadFor::CONVERSIONS) {
         keep_for_conversions(*table, threads);

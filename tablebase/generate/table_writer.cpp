@@ -721,7 +721,7 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
             if (bytes_with < bytes_without) section = std::move(with);
         }
         if (draws) (*draws)[c] = stored_wdl_draws(t.index, section, threads);
-        section.codes = {};
+        release(section.codes);
         if (bounds && (section.header.flags & FLAG_CAPTURE_RESOLVED)) {
             bounds->wdl_capture[c] = decided;
             if (section.header.flags & FLAG_PROMOTIONS_RESOLVED) bounds->wdl_promotion[c] = promoted;
@@ -851,7 +851,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             if (encode_side[c]) dist.push_back(std::move((*sections)[c]));
     spdlog::debug("{} DTM and DTZ of {} side(s) encoded in {:.1f} s", name, dist.size() / 2,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - encode_start).count());
-    for (auto& s : dist) s.codes = {};
+    for (auto& s : dist) release(s.codes);
     if (info.compact && dist.size() == 4) {
         // Keep the side whose DTM and DTZ take fewer bytes; the reader recovers the other.
         uint64_t bytes[COLOR_NB] = {};
