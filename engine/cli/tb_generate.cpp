@@ -163,7 +163,7 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         return spilled.count(m.name()) || !table_files_valid(a.dir, m) ||
                reading_needs_subtables(a.dir, m, sides, needs, error);
     };
-    store.save = [](const TableValues&, const TableSet&, double, int) {};
+    store.save = [](const TableValues&, double, int) {};
     store.spill = [&](const TableValues& t) {
         std::lock_guard<std::mutex> lock(spill_mutex);
         uint64_t& bytes = spilled[t.index.material().name()];
@@ -260,12 +260,28 @@ int tb_generate_command(const Args& args) {
         std::error_code ec;
         fs::remove(spill_path(m), ec);
     };
-    store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
+    // The write check's sample of moves, made while the subtables are at hand, for the write.
+    std::mutex samples_mutex;
+    std::map<std::string, MovesSample> samples;
+    store.check = [&](const TableValues& t, const TableSet& subtables, int threads) {
+        MovesSample sample = check_moves_sample(t, subtables, threads);
+        std::lock_guard<std::mutex> lock(samples_mutex);
+        samples[t.index.material().name()] = std::move(sample);
+    };
+    store.save = [&](const TableValues& t, double seconds, int threads) {
         const Material& m = t.index.material();
+        MovesSample sample;
+        {
+            std::lock_guard<std::mutex> lock(samples_mutex);
+            sample = std::move(samples.at(m.name()));
+            samples.erase(m.name());
+        }
+        // The generator records where captures and promotions resolve a value (TableValues), so
+        // the writer needs no subtables to leave those values to the reader: an empty set says so.
+        const TableSet recorded;
         std::string error;
         WriteTimes times;
-        if (!write_checked_table(t, a.dir, final_form(m, seconds, threads, &subtables), subtables, nullptr, &error,
-                                 &times))
+        if (!write_checked_table(t, a.dir, final_form(m, seconds, threads, &recorded), sample, nullptr, &error, &times))
             throw std::runtime_error(error);
         progress.stored(m, seconds, times, a.dir);
     };

@@ -151,8 +151,8 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     // table's write was not.
     struct Write {
         std::string name;
-        std::vector<std::shared_ptr<const TableValues>> holds;  // the table and its subtables
-        size_t working = 0;                                     // the writer's own memory
+        std::shared_ptr<const TableValues> table;  // until the write is done
+        size_t working = 0;                        // the writer's own memory
         std::shared_future<void> done;
     };
     std::deque<Write> writes;
@@ -160,10 +160,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     std::map<std::string, Material> spilled;  // tables the store has spilled (with store.spill and store.forget)
     const bool spills = store.spill && store.forget;
     auto held_by_writes = [&](const TableValues* t) {
-        for (const Write& w : writes)
-            for (const auto& h : w.holds)
-                if (h.get() == t) return true;
-        return false;
+        return std::any_of(writes.begin(), writes.end(), [&](const Write& w) { return w.table.get() == t; });
     };
     auto tables_held = [&] {
         std::set<const TableValues*> counted;
@@ -172,8 +169,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (counted.insert(t.get()).second) bytes += table_memory(*t);
         };
         for (auto& [name, t] : in_memory) count(t);
-        for (const Write& w : writes)
-            for (const auto& t : w.holds) count(t);
+        for (const Write& w : writes) count(w.table);
         return bytes;
     };
     // Writes run one at a time: only the largest working memory of those queued counts.
@@ -403,14 +399,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             }
         }
         TableSet subtables;
-        std::vector<std::shared_ptr<const TableValues>> holds;
         for (const auto& [s, sides] : needs) {
             if (s.total() <= 2) continue;
             std::shared_ptr<const TableValues> t = held_with(s, sides);
             if (!t) throw std::logic_error("the driver lost " + s.name() + " while loading it for " + m.name());
             in_memory[s.name()] = t;
             subtables.add(t);
-            holds.push_back(t);
         }
         loaded.clear();  // what only the loads needed is gone by now
         if (!loaded_names.empty() && progress) {
@@ -428,10 +422,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             options.generate ? options.generate(m, subtables, go) : generate_table(m, subtables, go);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         report.push_back({m.name(), seconds, false});
-        // The write holds the subtables (the writer resolves DTM through them and the check looks
-        // up the moves that leave the table in them) and the table itself.
-        holds.push_back(table);
-        Write write{m.name(), std::move(holds), writer_memory(table->index.size()), {}};
+        // What needs the subtables is checked now, while they are at hand; the write holds the
+        // table alone. (Writes once held their subtables too, for the check's sample of moves:
+        // 2.5-5 GB more per pawn table while it was written, which the next table waited for.)
+        if (store.check) store.check(*table, subtables, options.threads);
+        subtables = TableSet();
+        Write write{m.name(), {table}, writer_memory(table->index.size()), {}};
         // Keep the new table if a later one needs it (while it is written, keeping it costs
         // nothing more; the next table makes room if it must); else spill it after its write.
         const bool needed_later = still_needed(m, i + 1);
@@ -444,14 +440,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         // The task lets go of what it holds as soon as it is done: std::async's shared state keeps
         // the callable (and so its captures) until the last future of it goes, and each write's
         // `previous` is such a future, so a chain of writes once kept every table written alive.
-        write.done = std::async(std::launch::async, [&store, &options, table, held = std::move(subtables), seconds,
-                                                     spill, previous]() mutable {
+        write.done = std::async(std::launch::async, [&store, &options, table, seconds, spill, previous]() mutable {
                          if (previous.valid()) previous.wait();  // one write at a time, in order
                          previous = {};
-                         store.save(*table, held, seconds, options.threads);
+                         store.save(*table, seconds, options.threads);
                          if (spill) store.spill(*table);
                          table.reset();
-                         held = TableSet();
                      }).share();
         writes.push_back(std::move(write));
         if (keep) in_memory.emplace(m.name(), std::move(table));

@@ -27,9 +27,12 @@ struct TableStore {
     // one side to move, or with DTM left to captures and promotions). False with `error` set if
     // the table cannot be read. Absent: never.
     std::function<bool(const Material&, uint8_t sides, bool& needs, std::string* error)> reading_needs;
-    // Stores a freshly generated table; throws on failure. `subtables` are those it was
-    // generated from (the writer resolves DTM through them, and the check reads them).
-    std::function<void(const TableValues&, const TableSet& subtables, double generation_seconds, int threads)> save;
+    // Optional: checks a freshly generated table against what needs its subtables (those it was
+    // generated from), on the driver's thread right after its generation; throws if it fails.
+    // What `save` does later needs the table alone, so the write in flight holds no subtables.
+    std::function<void(const TableValues&, const TableSet& subtables, int threads)> check;
+    // Stores a freshly generated table, on the writes' thread; throws on failure.
+    std::function<void(const TableValues&, double generation_seconds, int threads)> save;
     // Optional: keeps a table that leaves memory while a later table still needs it somewhere
     // `load` reads it back faster than from its files (spill_file.h); must not throw.
     std::function<void(const TableValues&)> spill;

@@ -58,7 +58,7 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
 }
 
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, WriteCheck* check, std::string* error, WriteTimes* times) {
+                         const MovesSample& moves, WriteCheck* check, std::string* error, WriteTimes* times) {
     namespace fs = std::filesystem;
     const Material& m = table.index.material();
     auto fail = [&](const std::string& message) {
@@ -74,6 +74,16 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
         for (const fs::path& p : staged) fs::remove(p, ec);
         fs::remove(staging, ec);  // only if empty: another table of this process may be staged there
     };
+    if (moves.inconsistent) {
+        WriteCheck c;
+        c.sampled = moves.sampled;
+        c.inconsistent = moves.inconsistent;
+        c.examples = moves.examples;
+        if (check) *check = c;
+        std::string message = "failed its check, not stored: " + c.summary();
+        for (const std::string& e : c.examples) message += "\n    " + e;
+        return fail(message);
+    }
     std::string why;
     const auto start = std::chrono::steady_clock::now();
     WrittenBounds bounds;
@@ -82,9 +92,10 @@ bool write_checked_table(const TableValues& table, const std::filesystem::path& 
         return fail(why);
     }
     const auto written = std::chrono::steady_clock::now();
-    const WriteCheck c = check_written_table(staging, dir, table, bounds, subtables, std::max(1, info.threads));
-    const WriteTimes spent{std::chrono::duration<double>(written - start).count(),
-                           std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count()};
+    const WriteCheck c = check_written_table(staging, dir, table, bounds, moves, std::max(1, info.threads));
+    const WriteTimes spent{
+        std::chrono::duration<double>(written - start).count(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count() + moves.seconds};
     if (times) *times = spent;
     spdlog::debug("{}: written in {:.1f} s, checked in {:.1f} s", m.name(), spent.write, spent.check);
     if (check) *check = c;

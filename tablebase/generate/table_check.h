@@ -37,17 +37,18 @@ TableCheck check_stored_table(const std::filesystem::path& dir, const Material& 
 
 // Writes `table` as `info` says into a staging folder inside `dir`, checks what was written
 // there (check_written_table, write_check.h: every section decoded against the values in
-// memory, the prober and the moves on samples), and only then moves its two files into `dir`: a
-// table in `dir` is complete and checked, or absent (a stop between the two moves leaves files
-// of two writes, which table_files_valid refuses). `subtables` are the tables it converts into,
-// also stored in `dir`. False with a message naming the table and what failed; `check` (if
-// given) gets the check's report either way, `times` (if given) the wall seconds of the two
-// stages.
+// memory, the prober on a sample, with `moves`, the sample of its moves checked before), and
+// only then moves its two files into `dir`: a table in `dir` is complete and checked, or absent
+// (a stop between the two moves leaves files of two writes, which table_files_valid refuses).
+// The tables it converts into are read from `dir`. A table whose moves sample failed is not
+// written. False with a message naming the table and what failed; `check` (if given) gets the
+// check's report either way, `times` (if given) the wall seconds of the two stages (the moves
+// sample's counted in the check's).
 struct WriteTimes {
     double write = 0, check = 0;
 };
 bool write_checked_table(const TableValues& table, const std::filesystem::path& dir, const GenerationInfo& info,
-                         const TableSet& subtables, WriteCheck* check = nullptr, std::string* error = nullptr,
+                         const MovesSample& moves, WriteCheck* check = nullptr, std::string* error = nullptr,
                          WriteTimes* times = nullptr);
 
 }  // namespace pythia::tb

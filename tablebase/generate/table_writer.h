@@ -22,8 +22,9 @@ struct GenerationInfo {
     // The tables that captures and promotions lead into (the generator's subtables). With them,
     // the WDL file leaves "don't care" the positions where a capture (or a queen promotion)
     // already achieves the value (the prober searches those moves), which makes it much smaller;
-    // without them WDL is stored exactly. A generated table records its capture-resolved
-    // positions itself, so for WDL an empty set will do; a resolved DTM needs them.
+    // without them WDL is stored exactly. A generated table records the positions captures and
+    // promotions resolve itself (TableValues), so for it an empty set will do; a table loaded
+    // from files needs them, for the writer to search those moves.
     const TableSet* subtables = nullptr;
     // The compact form (final_form sets it for tables of COMPACT_MIN_PIECES and more; the tests
     // also on smaller ones). Three things go together:

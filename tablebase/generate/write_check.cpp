@@ -224,8 +224,21 @@ std::string WriteCheck::summary() const {
            std::to_string(inconsistent) + " inconsistent";
 }
 
+MovesSample check_moves_sample(const TableValues& table, const TableSet& subtables, int threads, uint64_t seed) {
+    const auto start = std::chrono::steady_clock::now();
+    const VerifyReport r = verify_table(table, subtables, threads, 3, CONSISTENCY_SAMPLE, seed);
+    MovesSample sample;
+    sample.sampled = r.positions;
+    sample.inconsistent = r.mismatches;
+    for (const auto& e : r.examples)
+        if (sample.examples.size() < 10) sample.examples.push_back(e);
+    sample.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spdlog::debug("{}: a sample checked against its moves in {:.2f} s", table.index.material().name(), sample.seconds);
+    return sample;
+}
+
 WriteCheck check_written_table(const std::filesystem::path& staging, const std::filesystem::path& dir,
-                               const TableValues& table, const WrittenBounds& bounds, const TableSet& subtables,
+                               const TableValues& table, const WrittenBounds& bounds, const MovesSample& moves,
                                int threads, uint64_t seed) {
     WriteCheck check;
     const std::string name = table.index.material().name();
@@ -239,11 +252,9 @@ WriteCheck check_written_table(const std::filesystem::path& staging, const std::
     lap("every section decoded and compared");
     probe_sample(staging, dir, table, seed, check);
     lap("a sample probed");
-    const VerifyReport r = verify_table(table, subtables, threads, 3, CONSISTENCY_SAMPLE, seed);
-    lap("a sample checked against its moves");
-    check.sampled = r.positions;
-    check.inconsistent = r.mismatches;
-    for (const auto& e : r.examples)
+    check.sampled = moves.sampled;
+    check.inconsistent = moves.inconsistent;
+    for (const auto& e : moves.examples)
         if (check.examples.size() < 10) check.examples.push_back(e);
     check.ok = check.decode_mismatches == 0 && check.probe_mismatches == 0 && check.inconsistent == 0;
     return check;

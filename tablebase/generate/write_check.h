@@ -14,6 +14,9 @@
 //      reader derives: the lifted WDL, the resolved DTM, the side to move the file leaves out.
 //   3. A sample of the positions against their moves (verify_table on one position in
 //      CONSISTENCY_SAMPLE), so that a generator fault is caught before it is stored as well.
+//      It needs the tables the moves convert into, so it runs on its own (check_moves_sample)
+//      while they are at hand: the generation driver runs it right after a generation, and the
+//      write that follows holds the table alone.
 #pragma once
 
 #include <array>
@@ -41,6 +44,17 @@ constexpr uint32_t CONSISTENCY_SAMPLE = 32;
 // Legal positions per side to move probed through the prober (step 2), at most.
 constexpr uint64_t PROBER_SAMPLE = 4096;
 
+// Step 3: the positions of the sample against their moves, and how long it took.
+struct MovesSample {
+    uint64_t sampled = 0;  // legal positions checked against their moves
+    uint64_t inconsistent = 0;
+    std::vector<std::string> examples;
+    double seconds = 0;
+};
+// Checks one position in CONSISTENCY_SAMPLE of `table` (chosen by `seed`) against its moves, in
+// the table and in `subtables` (every table it converts into, with the sides it looks up).
+MovesSample check_moves_sample(const TableValues& table, const TableSet& subtables, int threads, uint64_t seed = 0);
+
 struct WriteCheck {
     bool ok = false;
     std::string problem;             // a file missing, refused or corrupt (then nothing else ran)
@@ -55,10 +69,10 @@ struct WriteCheck {
 };
 
 // Checks the table `table` written with `bounds` into `staging` (its two files), reading the
-// tables it converts into from `subtables` (for step 3) and, as the prober finds them, from
-// `staging` first and then `dir` (for step 2).
+// tables it converts into, as the prober finds them, from `staging` first and then `dir` (step
+// 2); `moves` is step 3's result (check_moves_sample), which the check's result includes.
 WriteCheck check_written_table(const std::filesystem::path& staging, const std::filesystem::path& dir,
-                               const TableValues& table, const WrittenBounds& bounds, const TableSet& subtables,
+                               const TableValues& table, const WrittenBounds& bounds, const MovesSample& moves,
                                int threads, uint64_t seed = 0);
 
 }  // namespace pythia::tb

@@ -30,8 +30,8 @@ struct MemoryStore {
     bool spills = false;
     int loads = 0, spill_reads = 0;
     std::vector<std::string> forgotten;
-    size_t most_subtables_saved_with = 0;  // the largest set of subtables a write was given
-    std::function<void()> before_save;     // called on the write's thread
+    size_t most_subtables_checked_with = 0;  // the largest set of subtables a check was given
+    std::function<void()> before_save;       // called on the write's thread
 
     TableStore store() {
         TableStore s;
@@ -58,10 +58,13 @@ struct MemoryStore {
             keep_for_conversions(*t, 2);
             return t;
         };
-        s.save = [this](const TableValues& t, const TableSet& subtables, double, int) {
+        s.check = [this](const TableValues&, const TableSet& subtables, int) {
+            std::lock_guard<std::mutex> lock(mutex);
+            most_subtables_checked_with = std::max(most_subtables_checked_with, subtables.size());
+        };
+        s.save = [this](const TableValues& t, double, int) {
             if (before_save) before_save();
             std::lock_guard<std::mutex> lock(mutex);
-            most_subtables_saved_with = std::max(most_subtables_saved_with, subtables.size());
             tables[t.index.material().name()] = std::make_shared<TableValues>(t);
         };
         if (spills) {
@@ -295,17 +298,18 @@ TEST_CASE("the sides to move of each successor: captures leave the captured side
     CHECK(sides_of("KRvKN") == std::map<std::string, uint8_t>{{"KRvK", B}, {"KNvK", B}});
 }
 
-TEST_CASE("a generated table is written with its subtables and its capture-resolved positions", "[tb][driver]") {
-    // The writer resolves DTM through the subtables and the check looks the table's moves up in
-    // them; the generator records the positions a capture resolves, so the writer need not
-    // search them again.
+TEST_CASE("a generated table is checked with its subtables and written with its capture-resolved positions",
+          "[tb][driver]") {
+    // The write check's sample of moves looks them up in the subtables, so it runs while they are
+    // at hand (the write holds the table alone); the generator records the positions a capture
+    // resolves, so the writer need not search them again.
     MemoryStore ms;
     generate(ms, size_t(1) << 32);
     for (const auto& [name, t] : ms.tables) {
         INFO(name);
         CHECK(!t->capture_resolved[WHITE].empty());
     }
-    CHECK(ms.most_subtables_saved_with > 0);
+    CHECK(ms.most_subtables_checked_with > 0);
 }
 
 namespace {
@@ -315,7 +319,7 @@ namespace {
 // write adds the writer's working memory while it runs. Writes are held until the next
 // generation begins (or 300 ms), so that they overlap wherever the driver lets them.
 struct CountedRun {
-    size_t largest_own = 0;               // the most a table's write needs alone: table, subtables, working
+    size_t largest_own = 0;               // the most a table's write needs alone: the table, its working memory
     size_t most_held = 0;                 // the most held when a generation or a write began
     std::vector<std::string> overlapped;  // tables generated while a write was under way (at some moment)
     std::vector<std::string> over;        // what began with more held than the budget
@@ -348,11 +352,9 @@ struct CountedRun {
             return t ? track(new TableValues(*t)) : nullptr;
         };
         auto save = store.save;
-        store.save = [&](const TableValues& t, const TableSet& subtables, double seconds, int threads) {
+        store.save = [&](const TableValues& t, double seconds, int threads) {
             const size_t working = writer_memory(t.index.size());
-            size_t own = table_memory(t) + working;
-            for (const auto& need : t.index.material().successor_sides())
-                if (const TableValues* sub = subtables.find(need.first)) own += table_memory(*sub);
+            const size_t own = table_memory(t) + working;
             std::unique_lock<std::mutex> lock(mutex);
             largest_own = std::max(largest_own, own);
             const int seen = generations;
@@ -362,7 +364,7 @@ struct CountedRun {
             note(t.index.material().name() + "'s write", live);
             changed.wait_for(lock, std::chrono::milliseconds(300), [&] { return generations > seen; });
             lock.unlock();
-            save(t, subtables, seconds, threads);
+            save(t, seconds, threads);
             lock.lock();
             live -= working;
             --writing;

@@ -278,19 +278,19 @@ TEST_CASE("a table is stored only after it passes its check, and nothing is left
 
     const fs::path dir = test::scratch_dir("checked-write");
     WriteCheck check;
-    REQUIRE(write_checked_table(*table, dir, info, subtables, &check, &error));
+    REQUIRE(write_checked_table(*table, dir, info, check_moves_sample(*table, subtables, 2), &check, &error));
     CHECK(check.ok);
     CHECK(check.decoded > 0);
     CHECK(check.sampled > 0);
     CHECK(table_files_valid(dir, m));
 
     // Wins two plies too long (a generator fault): consistent enough to be written, caught by
-    // the check's sample of positions against their moves.
+    // the check's sample of positions against their moves, before anything is written.
     TableValues bad = *table;
     for (Value& v : bad.dtm[WHITE])
         if (is_win(v) && distance_of(v) >= 5) v = win_in(distance_of(v) + 2);
     const fs::path other = test::scratch_dir("checked-write-bad");
-    CHECK_FALSE(write_checked_table(bad, other, info, subtables, &check, &error));
+    CHECK_FALSE(write_checked_table(bad, other, info, check_moves_sample(bad, subtables, 2), &check, &error));
     CHECK(error.find("KRvK: failed its check, not stored") == 0);
     CHECK(check.inconsistent >= 1);
     CHECK(fs::is_empty(other));  // neither file, nor the staging folder

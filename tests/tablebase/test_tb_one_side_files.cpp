@@ -234,7 +234,7 @@ TEST_CASE("the driver reads a one-sided subtable through the subtables it loads 
         loads.push_back(m.name());
         return load_table_values(dir, m, error, 2, sides, LoadFor::CONVERSIONS, subtables);
     };
-    store.save = [&](const TableValues& t, const TableSet&, double, int) { made = std::make_shared<TableValues>(t); };
+    store.save = [&](const TableValues& t, double, int) { made = std::make_shared<TableValues>(t); };
     DriverOptions options;
     options.threads = 2;
     options.memory_budget = 1;  // nothing kept: every table is loaded when needed

@@ -51,8 +51,9 @@ WriteCheck write_and_check(const TableValues& written, const TableValues& expect
     WrittenBounds bounds;
     std::string error;
     REQUIRE(write_table_files(written, staging, form(compact, g.subtables), &error, &bounds));
-    if (unbounded) *unbounded = check_written_table(staging, test::test_tables_dir(), expected, {}, g.subtables, 2);
-    return check_written_table(staging, test::test_tables_dir(), expected, bounds, g.subtables, 2);
+    const MovesSample moves = check_moves_sample(expected, g.subtables, 2);
+    if (unbounded) *unbounded = check_written_table(staging, test::test_tables_dir(), expected, {}, moves, 2);
+    return check_written_table(staging, test::test_tables_dir(), expected, bounds, moves, 2);
 }
 
 }  // namespace
