@@ -93,6 +93,56 @@ std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t othe
     return dropped;
 }
 
+LoadPlan plan_loads(const Material& table, const std::function<bool(const Material&, uint8_t)>& held,
+                    const std::function<bool(const Material&, uint8_t)>& reads_through) {
+    const auto needs = table.successor_sides();
+    auto is_subtable = [&](const Material& t) {
+        return std::any_of(needs.begin(), needs.end(), [&](const auto& n) { return n.first == t; });
+    };
+    // First every table to load with every side asked of it (reading more sides may need more).
+    std::map<std::string, uint8_t> sides_of;
+    std::map<std::string, bool> through_of;
+    std::function<void(const Material&, uint8_t)> want = [&](const Material& s, uint8_t sides) {
+        if (s.total() <= 2 || held(s, sides)) return;
+        uint8_t& w = sides_of[s.name()];
+        if ((w & sides) == sides) return;
+        w |= sides;
+        const bool through = through_of[s.name()] = reads_through(s, w);
+        if (through)
+            for (const auto& [t, t_sides] : s.successor_sides()) want(t, t_sides);
+    };
+    for (const auto& [s, sides] : needs) want(s, sides);
+    // Then their order: each after what it reads through, and where each of those is last needed.
+    LoadPlan plan;
+    std::set<std::string> ordered;
+    std::function<void(const Material&)> order = [&](const Material& s) {
+        if (!sides_of.count(s.name()) || !ordered.insert(s.name()).second) return;
+        const bool through = through_of[s.name()];
+        if (through) {
+            for (const auto& [t, t_sides] : s.successor_sides()) order(t);
+            for (const auto& [t, t_sides] : s.successor_sides()) plan.last_use[t.name()] = plan.loads.size();
+        }
+        plan.loads.push_back({s, sides_of[s.name()], through, is_subtable(s)});
+    };
+    for (const auto& [s, sides] : needs) order(s);
+    // What they hold as they go: the tables loaded and not let go of yet, and the load under way's
+    // working memory.
+    std::map<size_t, size_t> freed_after;  // load -> bytes let go of once it is done
+    for (const PlannedLoad& l : plan.loads)
+        if (!l.subtable && plan.last_use.count(l.material.name()))
+            freed_after[plan.last_use[l.material.name()]] += loaded_table_memory(l.material, l.sides);
+    size_t holding = 0;
+    for (size_t k = 0; k < plan.loads.size(); ++k) {
+        const PlannedLoad& l = plan.loads[k];
+        const size_t bytes = loaded_table_memory(l.material, l.sides);
+        plan.peak_bytes = std::max(plan.peak_bytes, holding + bytes + load_working_memory(l.material));
+        holding += bytes;
+        holding -= freed_after[k];
+        if (l.subtable) plan.subtable_bytes += bytes;
+    }
+    return plan;
+}
+
 std::vector<GeneratedTable> generate_tables(const std::vector<Material>& requested, const TableStore& store,
                                             const DriverOptions& options) {
     const std::vector<Material> order = with_dependencies(requested);
@@ -258,62 +308,18 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             auto it = in_memory.find(s.name());
             return it != in_memory.end() && has_sides(*it->second, sides);
         };
-        // First every table to load with every side asked of it (reading more sides may need more).
-        std::map<std::string, uint8_t> sides_of;
-        std::map<std::string, bool> reads_through;  // whether reading it needs its subtables
-        std::function<void(const Material&, uint8_t)> want = [&](const Material& s, uint8_t sides) {
-            if (s.total() <= 2 || kept_with(s, sides)) return;
-            uint8_t& w = sides_of[s.name()];
-            if ((w & sides) == sides) return;
-            w |= sides;
+        const LoadPlan plan = plan_loads(m, kept_with, [&](const Material& s, uint8_t sides) {
+            // A table still being written is read back from its spill file, which needs nothing.
+            if (std::any_of(writes.begin(), writes.end(), [&](const Write& w) { return w.name == s.name(); }) ||
+                !store.reading_needs)
+                return false;
             bool through = false;
             std::string error;
-            // A table still being written is read back from its spill file, which needs nothing.
-            const bool writing =
-                std::any_of(writes.begin(), writes.end(), [&](const Write& x) { return x.name == s.name(); });
-            if (!writing && store.reading_needs && !store.reading_needs(s, w, through, &error))
+            if (!store.reading_needs(s, sides, through, &error))
                 throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
-            reads_through[s.name()] = through;
-            if (through)
-                for (const auto& [t, t_sides] : s.successor_sides()) want(t, t_sides);
-        };
-        for (const auto& [s, sides] : needs) want(s, sides);
-        // Then their order: each after what it reads through, and when each of those is last needed.
-        struct Load {
-            Material material;
-            uint8_t sides;
-            bool through;
-        };
-        std::vector<Load> loads;
-        std::map<std::string, size_t> last_use;
-        std::set<std::string> ordered;
-        std::function<void(const Material&)> order_load = [&](const Material& s) {
-            if (!sides_of.count(s.name()) || !ordered.insert(s.name()).second) return;
-            const bool through = reads_through[s.name()];
-            if (through)
-                for (const auto& [t, t_sides] : s.successor_sides()) order_load(t);
-            if (through)
-                for (const auto& [t, t_sides] : s.successor_sides()) last_use[t.name()] = loads.size();
-            loads.push_back({s, sides_of[s.name()], through});
-        };
-        for (const auto& [s, sides] : needs) order_load(s);
-        // What the loads hold at most, as they go: the tables loaded so far and not let go of,
-        // and the load under way's own working memory.
-        size_t to_load = 0, subtables_to_load = 0;
-        {
-            size_t held = 0;
-            std::map<size_t, size_t> freed_after;  // load -> bytes let go of once it is done
-            for (const Load& l : loads)
-                if (!is_successor(l.material) && last_use.count(l.material.name()))
-                    freed_after[last_use[l.material.name()]] += loaded_table_memory(l.material, l.sides);
-            for (size_t k = 0; k < loads.size(); ++k) {
-                const size_t bytes = loaded_table_memory(loads[k].material, loads[k].sides);
-                to_load = std::max(to_load, held + bytes + load_working_memory(loads[k].material));
-                held += bytes;
-                held -= freed_after[k];
-                if (is_successor(loads[k].material)) subtables_to_load += bytes;
-            }
-        }
+            return through;
+        });
+        const size_t to_load = plan.peak_bytes, subtables_to_load = plan.subtable_bytes;
         // What the next table adds to what is held: its loads, then its values and its
         // generation's working memory beside the writes in flight, or later its own write's (it
         // runs once those are done, so it needs only what exceeds theirs).
@@ -324,7 +330,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         };
         // Tables kept that the loads read through count as needed next: dropping one would load it again.
         auto needed_by_loads = [&](const Material& t) {
-            return std::any_of(loads.begin(), loads.end(), [&](const Load& l) {
+            return std::any_of(plan.loads.begin(), plan.loads.end(), [&](const PlannedLoad& l) {
                 if (!l.through) return false;
                 const auto successors = l.material.successors();
                 return std::find(successors.begin(), successors.end(), t) != successors.end();
@@ -371,8 +377,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         };
         std::string loaded_names;
         const auto load_start = std::chrono::steady_clock::now();
-        for (size_t k = 0; k < loads.size(); ++k) {
-            const Load& l = loads[k];
+        // Tables kept are never dropped while a load reads through them (needed_by_loads above).
+        auto lost = [&](const Material& t) {
+            return std::logic_error("the driver lost " + t.name() + " while loading for " + m.name());
+        };
+        for (size_t k = 0; k < plan.loads.size(); ++k) {
+            const PlannedLoad& l = plan.loads[k];
             const std::string name = l.material.name();
             std::string error;
             TableSet through;
@@ -380,9 +390,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
                 for (const auto& [t, t_sides] : l.material.successor_sides()) {
                     if (t.total() <= 2) continue;
                     auto held = held_with(t, t_sides);
-                    if (!held)  // dropped since it was planned (only tables kept are): load it for this read
-                        held = store.load(t, t_sides, nullptr, &error);
-                    if (!held) throw std::runtime_error("cannot load " + t.name() + " for " + m.name() + ": " + error);
+                    if (!held) throw lost(t);
                     through.add(held);
                 }
             wait_for_write_of(name);
@@ -392,9 +400,9 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             loaded[name] = std::move(t);
             loaded_names.append(" ").append(name);
             for (auto it = loaded.begin(); it != loaded.end();) {
-                const auto use = last_use.find(it->first);
+                const auto use = plan.last_use.find(it->first);
                 const bool done =
-                    use != last_use.end() && use->second == k && !is_successor(it->second->index.material());
+                    use != plan.last_use.end() && use->second == k && !is_successor(it->second->index.material());
                 it = done ? loaded.erase(it) : std::next(it);
             }
         }
@@ -402,7 +410,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         for (const auto& [s, sides] : needs) {
             if (s.total() <= 2) continue;
             std::shared_ptr<const TableValues> t = held_with(s, sides);
-            if (!t) throw std::logic_error("the driver lost " + s.name() + " while loading it for " + m.name());
+            if (!t) throw lost(s);
             in_memory[s.name()] = t;
             subtables.add(t);
         }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,27 @@ size_t loaded_table_memory(const Material& m, uint8_t sides);
 size_t table_values_memory(const Material& m);
 // Bytes a table's generation uses besides its values and its subtables.
 size_t generation_memory(const Material& m);
+
+// The loads before a table's generation: each table it converts into that the driver does not
+// hold with the sides it needs, and before each the tables its reading needs (a table stored with
+// one side to move recovers the other from the tables it converts into, and one with DTM left to
+// captures resolves them), planned the same way.
+struct PlannedLoad {
+    Material material;
+    uint8_t sides = 0;      // every side asked of it
+    bool through = false;   // read with its own subtables, loaded before it
+    bool subtable = false;  // one the table converts into: kept once the loads are done
+};
+struct LoadPlan {
+    std::vector<PlannedLoad> loads;          // in order: each after what it reads through
+    std::map<std::string, size_t> last_use;  // a table read through -> the last load that reads through it
+    size_t peak_bytes = 0;      // the most the loads hold at once, the working memory of the load under way included
+    size_t subtable_bytes = 0;  // what they leave: the subtables loaded
+};
+// `held(m, sides)`: whether the driver holds m with those sides. `reads_through(m, sides)`:
+// whether reading them needs m's subtables (it throws if it cannot tell).
+LoadPlan plan_loads(const Material& table, const std::function<bool(const Material&, uint8_t)>& held,
+                    const std::function<bool(const Material&, uint8_t)>& reads_through);
 
 // A table kept in memory between generations, as the budget sees it.
 struct KeptTable {

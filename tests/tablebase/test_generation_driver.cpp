@@ -266,6 +266,57 @@ TEST_CASE("subtables loaded with only the sides to move a table looks up give th
     }
 }
 
+TEST_CASE("loads are planned each after what it reads through, and let go of after the last that does",
+          "[tb][driver]") {
+    // KBPvKP as a resumed run meets it: every 5-piece table stored with one side (read through
+    // its own subtables), nothing held; then with the 4-piece tables held.
+    const Material kbpkp = *Material::parse("KBPvKP");
+    auto five = [](const Material& m, uint8_t) { return m.total() == 5; };
+    for (const bool four_held : {false, true}) {
+        INFO("4-piece tables held: " << four_held);
+        auto held = [&](const Material& m, uint8_t) { return four_held && m.total() == 4; };
+        const LoadPlan plan = plan_loads(kbpkp, held, five);
+        std::map<std::string, size_t> at;
+        for (size_t k = 0; k < plan.loads.size(); ++k) {
+            const PlannedLoad& l = plan.loads[k];
+            INFO(l.material.name());
+            CHECK(at.emplace(l.material.name(), k).second);  // once each
+            CHECK_FALSE(held(l.material, l.sides));
+            CHECK(l.through == five(l.material, l.sides));
+        }
+        size_t subtable_bytes = 0;
+        for (const auto& [s, sides] : kbpkp.successor_sides()) {
+            INFO(s.name());
+            if (held(s, sides)) continue;
+            REQUIRE(at.count(s.name()));
+            const PlannedLoad& l = plan.loads[at[s.name()]];
+            CHECK(l.subtable);
+            CHECK((l.sides & sides) == sides);
+            subtable_bytes += loaded_table_memory(s, l.sides);
+        }
+        CHECK(plan.subtable_bytes == subtable_bytes);
+        // Each table read through comes before every load that reads through it, and is let go
+        // of after the last of them.
+        std::map<std::string, size_t> last;
+        for (size_t k = 0; k < plan.loads.size(); ++k) {
+            if (!plan.loads[k].through) continue;
+            for (const auto& [t, sides] : plan.loads[k].material.successor_sides()) {
+                if (t.total() <= 2 || held(t, sides)) continue;
+                INFO(plan.loads[k].material.name() << " reads through " << t.name());
+                REQUIRE(at.count(t.name()));
+                CHECK(at[t.name()] < k);
+                CHECK((plan.loads[at[t.name()]].sides & sides) == sides);
+                last[t.name()] = k;
+            }
+        }
+        for (const auto& [name, k] : last) CHECK(plan.last_use.at(name) == k);
+        CHECK(plan.peak_bytes > plan.subtable_bytes);
+        if (four_held)
+            CHECK(std::none_of(plan.loads.begin(), plan.loads.end(),
+                               [](const PlannedLoad& l) { return l.material.total() == 4; }));
+    }
+}
+
 TEST_CASE("the sides to move of each successor: captures leave the captured side to move", "[tb][material]") {
     auto sides_of = [](const char* table) {
         std::map<std::string, uint8_t> out;
