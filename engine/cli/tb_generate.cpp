@@ -168,9 +168,10 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
         std::lock_guard<std::mutex> lock(spill_mutex);
         uint64_t& bytes = spilled[t.index.material().name()];
         spilled_bytes -= bytes;
-        bytes = 0;  // as held for conversions
+        uint8_t sides = 0;
         for (Color c : {WHITE, BLACK})
-            if (t.has_side(c)) bytes += t.dtm[c].size() * sizeof(Value) + (t.dtm[c].size() + 63) / 64 * 8;
+            if (t.has_side(c)) sides |= uint8_t(1 << c);
+        bytes = loaded_table_memory(t.index.material(), sides);  // as held for conversions
         spilled_bytes += bytes;
         most_spilled_bytes = std::max(most_spilled_bytes, spilled_bytes);
     };
