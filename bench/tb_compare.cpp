@@ -21,6 +21,7 @@
 
 #include "tablebase/format/parallel.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/verifier.h"
 
@@ -103,8 +104,8 @@ int main(int argc, char** argv) {
     for (const Material& m : with_dependencies(tables)) {
         if (std::find(tables.begin(), tables.end(), m) == tables.end()) continue;
         std::string error_a, error_b;
-        const auto a = load_table_values(dir_a, m, &error_a, threads);
-        const auto b = a ? load_table_values(dir_b, m, &error_b, threads) : nullptr;
+        const auto a = load_table_with_subtables(dir_a, m, &error_a, threads);
+        const auto b = a ? load_table_with_subtables(dir_b, m, &error_b, threads) : nullptr;
         if (!a || !b) {
             std::printf("%-8s cannot be read: %s\n", m.name().c_str(), (a ? error_b : error_a).c_str());
             ++differing;

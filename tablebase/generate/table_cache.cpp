@@ -1,9 +1,9 @@
 #include "tablebase/generate/table_cache.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "tablebase/generate/generation_driver.h"
-#include "tablebase/generate/table_loader.h"
 
 namespace pythia::tb {
 
@@ -77,6 +77,25 @@ bool TableCache::subtables(size_t position, TableSet& out, std::string* error) {
 void TableCache::offer(size_t position, std::shared_ptr<const TableValues> table) {
     const Material& m = table->index.material();
     if (next_use(m, position + 1) != SIZE_MAX) kept_[m.name()] = {std::move(table), 3};
+}
+
+bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out, std::string* error,
+                    int threads) {
+    TableCache cache(dir, {material}, threads, SIZE_MAX);
+    return cache.subtables(0, out, error);
+}
+
+std::shared_ptr<TableValues> load_table_with_subtables(const std::filesystem::path& dir, const Material& material,
+                                                       std::string* error, int threads, uint8_t sides,
+                                                       LoadFor purpose) {
+    bool needs = false;
+    if (!reading_needs_subtables(dir, material, sides, needs, error)) return nullptr;
+    TableSet subtables;
+    if (needs && !load_subtables(dir, material, subtables, error, threads)) {
+        if (error) *error = "reading " + material.name() + " needs the tables it converts into: " + *error;
+        return nullptr;
+    }
+    return load_table_values(dir, material, error, threads, sides, purpose, needs ? &subtables : nullptr);
 }
 
 }  // namespace pythia::tb

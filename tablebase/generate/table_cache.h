@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tablebase/format/table_set.h"
+#include "tablebase/generate/table_loader.h"
 
 namespace pythia::tb {
 
@@ -56,5 +57,18 @@ private:
     std::map<std::string, Kept> kept_;
     size_t reads_ = 0;
 };
+
+// For a table read on its own (tools, tests): every table `material` converts into
+// (Material::successor_sides), with the sides it looks each up with, read from `dir` through a
+// TableCache (with what they need themselves to be read). False with the loader's message
+// naming the file if one is missing or refused.
+bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out,
+                    std::string* error = nullptr, int threads = 0);
+
+// load_table_values for a table read on its own: the subtables reading it needs
+// (reading_needs_subtables) are read first, by load_subtables.
+std::shared_ptr<TableValues> load_table_with_subtables(const std::filesystem::path& dir, const Material& material,
+                                                       std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
+                                                       LoadFor purpose = LoadFor::EVERY_POSITION);
 
 }  // namespace pythia::tb

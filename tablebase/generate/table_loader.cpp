@@ -161,17 +161,12 @@ std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir,
     std::vector<Color> loaded;
     for (Color c : {WHITE, BLACK})
         if (sides & (1 << c)) loaded.push_back(c);
-    TableSet loaded_subtables;
     if ((recover || resolve) && !subtables) {
-        std::string why;
-        if (!load_subtables(dir, material, loaded_subtables, &why, threads)) {
-            fail(error, f->path().string() +
-                            (recover ? ": stores one side to move; recovering the other needs "
-                                     : ": leaves DTM to captures and promotions; reading it needs ") +
-                            why);
-            return nullptr;
-        }
-        subtables = &loaded_subtables;
+        fail(error, f->path().string() +
+                        (recover ? ": stores one side to move; recovering the other needs "
+                                 : ": leaves DTM to captures and promotions; reading it needs ") +
+                        "the tables it converts into, which were not given");
+        return nullptr;
     }
     for (Color c : {WHITE, BLACK}) {
         if (!(read & (1 << c))) continue;
@@ -266,17 +261,6 @@ bool stored_wdl_draws(const std::filesystem::path& dir, const Material& material
         for (uint64_t i = begin; i < end; ++i)
             if (symbols[i] == wdl_symbol(0)) set_bit(out.data(), i);
     });
-    return true;
-}
-
-bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out, std::string* error,
-                    int threads) {
-    for (const auto& [s, sides] : material.successor_sides()) {
-        if (s.total() <= 2) continue;  // bare kings: a draw, no table
-        auto sub = load_table_values(dir, s, error, threads, sides, LoadFor::CONVERSIONS);
-        if (!sub) return false;
-        out.add(sub);
-    }
     return true;
 }
 

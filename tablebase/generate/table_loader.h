@@ -35,9 +35,10 @@ enum class LoadFor {
 // naming the file and the problem if it is missing or refused. `threads` 0: all cores.
 // `sides` (bits 1 << WHITE, 1 << BLACK) picks the sides to move to load; the others stay empty.
 // A side the file leaves out is recovered by one ply of moves from the other
-// side and the tables its captures and promotions lead into: `subtables` if given (with every
-// side they are looked up with), else those in `dir`, which then must be there. `recovered` (if
-// given) is set to the side so recovered, if any.
+// side and the tables its captures and promotions lead into, and a DTM section left to captures
+// and promotions is completed from them: `subtables`, with every side they are looked up with,
+// which must be given when reading_needs_subtables says so (load_table_with_subtables reads them
+// for a table read on its own). `recovered` (if given) is set to the side so recovered, if any.
 std::shared_ptr<TableValues> load_table_values(const std::filesystem::path& dir, const Material& material,
                                                std::string* error = nullptr, int threads = 0, uint8_t sides = 3,
                                                LoadFor purpose = LoadFor::EVERY_POSITION,
@@ -63,11 +64,5 @@ bool load_wdl_symbols(const std::filesystem::path& dir, const Material& material
 // the write `write_id` (that of the DTM/DTZ file).
 bool stored_wdl_draws(const std::filesystem::path& dir, const Material& material, Color side, uint64_t write_id,
                       PositionBits& out, std::string* error = nullptr, int threads = 0);
-
-// Every table `material` converts into (Material::successor_sides), each loaded for lookups
-// with the sides to move it is looked up with. False with the loader's message (naming the
-// file) if one is missing or refused.
-bool load_subtables(const std::filesystem::path& dir, const Material& material, TableSet& out,
-                    std::string* error = nullptr, int threads = 0);
 
 }  // namespace pythia::tb

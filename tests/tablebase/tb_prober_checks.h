@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "engine/core/position.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/probe/tablebases.h"
@@ -53,14 +54,14 @@ inline void require_same_root_ranking(const tb::Tablebases& expected, const tb::
 inline void check_loads_as_generated(const std::filesystem::path& dir, const tb::Material& m,
                                      std::initializer_list<Color> alone) {
     std::string error;
-    auto expected = tb::load_table_values(test_tables_dir(), m, &error, 2);
+    auto expected = tb::load_table_with_subtables(test_tables_dir(), m, &error, 2);
     REQUIRE(expected);
-    auto got = tb::load_table_values(dir, m, &error, 2);
+    auto got = tb::load_table_with_subtables(dir, m, &error, 2);
     INFO(error);
     REQUIRE(got);
     for (Color c : {WHITE, BLACK}) CHECK(differing_entries(*got, *expected, c, false) == 0);
     for (Color c : alone) {
-        auto one = tb::load_table_values(dir, m, &error, 2, uint8_t(1 << c), tb::LoadFor::CONVERSIONS);
+        auto one = tb::load_table_with_subtables(dir, m, &error, 2, uint8_t(1 << c), tb::LoadFor::CONVERSIONS);
         REQUIRE(one);
         CHECK(one->dtm[~c].empty());
         CHECK(differing_entries(*one, *expected, c, true) == 0);

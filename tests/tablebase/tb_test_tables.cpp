@@ -18,6 +18,7 @@
 
 #include "tablebase/format/file_format.h"
 #include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_writer.h"
 #include "test_mode.h"
@@ -146,7 +147,7 @@ void write_again(const fs::path& dir, const char* name, GenerationInfo info) {
     std::string error;
     TableSet subtables;
     if (!load_subtables(dir, m, subtables, &error, 2)) throw std::runtime_error(error);
-    auto t = load_table_values(dir, m, &error, 2);
+    auto t = load_table_values(dir, m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
     if (!t) throw std::runtime_error(error);
     info.threads = 2;
     info.subtables = &subtables;

@@ -10,6 +10,7 @@
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
@@ -54,7 +55,7 @@ TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables",
         REQUIRE(want);
         std::string error;
         REQUIRE(table_files_valid(dir, m, &error));
-        auto got = load_table_values(dir, m, &error, 2);
+        auto got = load_table_with_subtables(dir, m, &error, 2);
         REQUIRE(got);
         for (Color c : {WHITE, BLACK}) {
             // Whole arrays, VALUE_ILLEGAL entries included: the loader marks them again.
@@ -62,7 +63,7 @@ TEST_CASE("every value written is read back: 3-piece tables and 4-piece tables",
             CHECK(got->dtz[c] == want->dtz[c]);
         }
         // Loaded for conversions: the same DTM, and the DTZ's WDL, at every legal entry.
-        auto lookups = load_table_values(dir, m, &error, 2, 3, LoadFor::CONVERSIONS);
+        auto lookups = load_table_with_subtables(dir, m, &error, 2, 3, LoadFor::CONVERSIONS);
         REQUIRE(lookups);
         for (Color c : {WHITE, BLACK}) {
             CHECK(lookups->dtz[c].empty());
@@ -99,10 +100,10 @@ TEST_CASE("tb verify's WDL check accepts the written files and catches a wrong v
     generate_and_write({"KQvKR"}, dir);
     const Material m = *Material::parse("KQvKR");
     std::string error;
-    auto table = load_table_values(dir, m, &error, 2);
-    REQUIRE(table);
     TableSet subtables;
     REQUIRE(load_subtables(dir, m, subtables, &error, 2));
+    auto table = load_table_values(dir, m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
+    REQUIRE(table);
     std::array<ValueArray, COLOR_NB> wdl;
     std::array<uint8_t, COLOR_NB> resolved{};
     REQUIRE(load_wdl_symbols(dir, m, wdl, resolved, &error, 2));
@@ -268,10 +269,10 @@ TEST_CASE("a table is stored only after it passes its check, and nothing is left
           "[tb][files][verify]") {
     const Material m = *Material::parse("KRvK");
     std::string error;
-    auto table = load_table_values(test::test_tables_dir(), m, &error, 2);
-    REQUIRE(table);
     TableSet subtables;  // KRvK converts into nothing stored (a captured rook leaves KvK)
     REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
+    REQUIRE(table);
     const GenerationInfo info = final_form(m, 0.5, 2, &subtables);
     CHECK_FALSE(info.compact);  // 3-4 pieces: both sides, exact DTM
     CHECK(final_form(*Material::parse("KRPvKR"), 0, 2, nullptr).compact);

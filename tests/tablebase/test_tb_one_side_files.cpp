@@ -13,6 +13,7 @@
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/generation_driver.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_check.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
@@ -73,7 +74,7 @@ TEST_CASE("a side left out is probed as generated, root moves and en passant inc
         INFO(name);
         const Material m = *Material::parse(name);
         std::string error;
-        auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+        auto t = load_table_with_subtables(test::test_tables_dir(), m, &error, 2);
         REQUIRE(t);
         const Color left_out = *open_distance_file(one_side_dir(), name)->left_out_side();
         const uint64_t n = t->index.size();
@@ -140,8 +141,12 @@ TEST_CASE("a file that stores one side needs its subtables, and is checked", "[t
     std::string error;
     // KPvK's promotions lead to KQvK and the others, which are not in `dir`.
     CHECK(load_table_values(dir, kpvk, &error, 2) == nullptr);
-    CHECK(error.find("stores one side to move") != std::string::npos);
-    CHECK(error.find("KQvK.pytd") != std::string::npos);
+    CHECK(error.find("KPvK.pytd: stores one side to move") != std::string::npos);
+    CHECK(error.find("which were not given") != std::string::npos);
+    error.clear();
+    CHECK(load_table_with_subtables(dir, kpvk, &error, 2) == nullptr);
+    CHECK(error.find("reading KPvK needs the tables it converts into") != std::string::npos);
+    CHECK(error.find("KQvK.pytd: not found") != std::string::npos);
     const Color left_out = *open_distance_file(dir, "KPvK")->left_out_side();
 
     const std::vector<uint8_t> good = test::read_bytes(dir / "KPvK.pytd");
@@ -175,7 +180,7 @@ TEST_CASE("the check of a one-sided file computes the stored side again and catc
     std::string error;
     TableSet subtables;
     REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-    auto table = load_table_values(test::test_tables_dir(), m, &error, 2);
+    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
     REQUIRE(table);
 
     REQUIRE(open_distance_file(one_side_dir(), "KPvK")->left_out_side());  // else both sides are computed
@@ -246,7 +251,7 @@ TEST_CASE("the driver reads a one-sided subtable through the subtables it loads 
     CHECK(std::find(loads.begin(), kqkp, "KQvK") != kqkp);
     REQUIRE(made);
     std::string error;
-    auto expected = load_table_values(test::test_tables_dir(), kpkp, &error, 2);
+    auto expected = load_table_with_subtables(test::test_tables_dir(), kpkp, &error, 2);
     REQUIRE(expected);
     for (Color c : {WHITE, BLACK}) CHECK(test::differing_entries(*made, *expected, c, false) == 0);
 }

@@ -10,6 +10,7 @@
 #include "engine/core/position.h"
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
@@ -64,7 +65,7 @@ TEST_CASE("WDL sections leave queen promotions to the prober where that is small
         std::string error;
         TableSet subtables;
         REQUIRE(load_subtables(dir, m, subtables, &error, 2));
-        auto table = load_table_values(dir, m, &error, 2);
+        auto table = load_table_values(dir, m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
         REQUIRE(table);
         std::array<ValueArray, COLOR_NB> stored;
         std::array<uint8_t, COLOR_NB> flags{};
@@ -115,7 +116,7 @@ TEST_CASE("a promotion-resolved WDL probe without the promoted table falls back,
     tbs.set_paths(dir.string());
     const Material m = *Material::parse("KQvKP");
     std::string error;
-    auto table = load_table_values(written, m, &error, 2);
+    auto table = load_table_with_subtables(written, m, &error, 2);
     REQUIRE(table);
     std::array<ValueArray, COLOR_NB> stored;
     std::array<uint8_t, COLOR_NB> flags{};

@@ -12,6 +12,7 @@
 #include "engine/core/notation.h"
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
@@ -52,7 +53,7 @@ struct DecidedTable {
 DecidedTable load_decided(const Material& m) {
     std::string error;
     DecidedTable d;
-    d.t = load_table_values(test::test_tables_dir(), m, &error, 2);
+    d.t = load_table_with_subtables(test::test_tables_dir(), m, &error, 2);
     REQUIRE(d.t);
     TableSet subtables;
     REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
@@ -69,7 +70,7 @@ TEST_CASE("resolved DTM files load every value as generated and are smaller", "[
         auto f = open_distance_file(resolved_dir(), name);
         REQUIRE(f->left_out_side());
         std::string error;
-        auto generated = load_table_values(test::test_tables_dir(), m, &error, 2);
+        auto generated = load_table_with_subtables(test::test_tables_dir(), m, &error, 2);
         REQUIRE(generated);
         // The stored side's DTM, against the same side's exact DTM in the test tables (written by
         // the same writer in the form of 3-4-piece tables).
@@ -262,7 +263,7 @@ TEST_CASE("a left-out side's DTZ probes as generated", "[tb][files][resolved][on
     // and KQvKP, which it promotes into, as the writer chooses their contexts.
     const Material m = *Material::parse("KPvKP");
     std::string error;
-    auto t = load_table_values(test::test_tables_dir(), m, &error, 2);
+    auto t = load_table_with_subtables(test::test_tables_dir(), m, &error, 2);
     REQUIRE(t);
     Tablebases full;
     full.set_paths(test::test_tables_dir().string());
@@ -311,8 +312,12 @@ TEST_CASE("a resolved DTM file needs its subtables", "[tb][files][resolved][badf
     // KQvKP's captures and promotions lead to KQvK, KQvKQ and others, which are not in `dir`:
     // the stored side alone needs them (the left-out side too, test_tb_one_side_files.cpp).
     CHECK(load_table_values(dir, kqvkp, &error, 2, uint8_t(1 << stored)) == nullptr);
-    CHECK(error.find("leaves DTM to captures and promotions") != std::string::npos);
-    CHECK(error.find(".pytd") != std::string::npos);
+    CHECK(error.find("KQvKP.pytd: leaves DTM to captures and promotions") != std::string::npos);
+    CHECK(error.find("which were not given") != std::string::npos);
+    error.clear();
+    CHECK(load_table_with_subtables(dir, kqvkp, &error, 2, uint8_t(1 << stored)) == nullptr);
+    CHECK(error.find("reading KQvKP needs the tables it converts into") != std::string::npos);
+    CHECK(error.find(".pytd: not found") != std::string::npos);
 }
 
 TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same write",
@@ -322,7 +327,7 @@ TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same
     // The resolved DTM/DTZ file beside the generated WDL file: another write.
     fs::copy_file(resolved_dir() / "KQvKP.pytd", dir / "KQvKP.pytd", fs::copy_options::overwrite_existing);
     std::string error;
-    CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
+    CHECK(load_table_with_subtables(dir, kqvkp, &error, 2) == nullptr);
     CHECK(error.find("KQvKP.pytd: leaves its draws to the WDL file; ") != std::string::npos);
     CHECK(error.find("KQvKP.pytw: does not belong to the same write") != std::string::npos);
     const Position pos = test::position("8/8/8/8/8/1Q6/3kp3/7K w - - 0 1");
@@ -340,7 +345,7 @@ TEST_CASE("DTM that leaves its draws to the WDL file needs that file of the same
     // No WDL file at all.
     fs::remove(dir / "KQvKP.pytw");
     error.clear();
-    CHECK(load_table_values(dir, kqvkp, &error, 2) == nullptr);
+    CHECK(load_table_with_subtables(dir, kqvkp, &error, 2) == nullptr);
     CHECK(error.find("KQvKP.pytw: not found") != std::string::npos);
     {
         Tablebases tbs;

@@ -10,6 +10,7 @@
 #include "tablebase/format/file_format.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/table_writer.h"
@@ -59,7 +60,7 @@ TEST_CASE("sections stored in chosen orders read back and probe as generated", "
     for (const char* name : names) {
         INFO(name);
         std::string error;
-        auto got = load_table_values(chosen_dir, *Material::parse(name), &error, 2);
+        auto got = load_table_with_subtables(chosen_dir, *Material::parse(name), &error, 2);
         REQUIRE(got);
         const TableValues& t = *generated.find(*Material::parse(name));
         for (Color c : {WHITE, BLACK}) {

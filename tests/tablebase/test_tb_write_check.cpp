@@ -5,6 +5,7 @@
 
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/generator.h"
+#include "tablebase/generate/table_cache.h"
 #include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_writer.h"
 #include "tablebase/generate/write_check.h"
