@@ -96,7 +96,7 @@ std::vector<std::string> tables_to_drop(std::vector<KeptTable> kept, size_t othe
 }
 
 LoadPlan plan_loads(const Material& table, const std::function<bool(const Material&, uint8_t)>& held,
-                    const std::function<bool(const Material&, uint8_t)>& reads_through) {
+                    const std::function<bool(const Material&, uint8_t)>& reads_through, size_t budget, bool can_spill) {
     const auto needs = table.successor_sides();
     auto is_subtable = [&](const Material& t) {
         return std::any_of(needs.begin(), needs.end(), [&](const auto& n) { return n.first == t; });
@@ -114,33 +114,79 @@ LoadPlan plan_loads(const Material& table, const std::function<bool(const Materi
             for (const auto& [t, t_sides] : s.successor_sides()) want(t, t_sides);
     };
     for (const auto& [s, sides] : needs) want(s, sides);
-    // Then their order: each after what it reads through, and where each of those is last needed.
-    LoadPlan plan;
+    // Then their order: each after what it reads through.
+    std::vector<PlannedLoad> order;
     std::set<std::string> ordered;
-    std::function<void(const Material&)> order = [&](const Material& s) {
+    std::function<void(const Material&)> place = [&](const Material& s) {
         if (!sides_of.count(s.name()) || !ordered.insert(s.name()).second) return;
         const bool through = through_of[s.name()];
-        if (through) {
-            for (const auto& [t, t_sides] : s.successor_sides()) order(t);
-            for (const auto& [t, t_sides] : s.successor_sides()) plan.last_use[t.name()] = plan.loads.size();
-        }
-        plan.loads.push_back({s, sides_of[s.name()], through, is_subtable(s)});
+        if (through)
+            for (const auto& [t, t_sides] : s.successor_sides()) place(t);
+        order.push_back({s, sides_of[s.name()], through, is_subtable(s)});
     };
-    for (const auto& [s, sides] : needs) order(s);
-    // What they hold as they go: the tables loaded and not let go of yet, and the load under way's
-    // working memory.
-    std::map<size_t, size_t> freed_after;  // load -> bytes let go of once it is done
-    for (const PlannedLoad& l : plan.loads)
-        if (!l.subtable && plan.last_use.count(l.material.name()))
-            freed_after[plan.last_use[l.material.name()]] += loaded_table_memory(l.material, l.sides);
-    size_t holding = 0;
-    for (size_t k = 0; k < plan.loads.size(); ++k) {
-        const PlannedLoad& l = plan.loads[k];
-        const size_t bytes = loaded_table_memory(l.material, l.sides);
-        plan.peak_bytes = std::max(plan.peak_bytes, holding + bytes + load_working_memory(l.material));
-        holding += bytes;
-        holding -= freed_after[k];
-        if (l.subtable) plan.subtable_bytes += bytes;
+    for (const auto& [s, sides] : needs) place(s);
+    // The tables a load reads through (those loaded by the plan), and how many loads still will.
+    auto read_through = [&](const PlannedLoad& l) {
+        std::vector<std::string> out;
+        if (l.through)
+            for (const auto& [t, t_sides] : l.material.successor_sides())
+                if (sides_of.count(t.name())) out.push_back(t.name());
+        return out;
+    };
+    std::set<std::string> subtable_names;
+    for (const auto& [s, sides] : needs) subtable_names.insert(s.name());
+    std::map<std::string, int> uses_left;
+    for (const PlannedLoad& l : order)
+        for (const std::string& t : read_through(l)) ++uses_left[t];
+    // Then what they hold as they go, in a walk over the order that spills where the budget says.
+    LoadPlan plan;
+    std::map<std::string, size_t> holding;  // loaded, not let go of yet -> bytes
+    std::set<std::string> reloaded;         // loaded again and not yet read through
+    auto held_bytes = [&] {
+        size_t total = 0;
+        for (const auto& [name, bytes] : holding) total += bytes;
+        return total;
+    };
+    for (size_t w = 0; w < order.size(); ++w) {
+        PlannedLoad l = order[w];
+        const std::vector<std::string> now = read_through(l);
+        const size_t cost = loaded_table_memory(l.material, l.sides) + load_working_memory(l.material);
+        while (can_spill && !plan.loads.empty() && held_bytes() + cost > budget) {
+            // The table read through again latest, of those this load does not need.
+            std::string victim;
+            size_t victim_next = 0;
+            for (const auto& [name, bytes] : holding) {
+                if (subtable_names.count(name) || reloaded.count(name) ||
+                    std::find(now.begin(), now.end(), name) != now.end())
+                    continue;
+                size_t next = w + 1;
+                while (next < order.size()) {
+                    const auto r = read_through(order[next]);
+                    if (std::find(r.begin(), r.end(), name) != r.end()) break;
+                    ++next;
+                }
+                if (next < order.size() && next > victim_next) victim = name, victim_next = next;
+            }
+            if (victim.empty()) break;
+            plan.loads.back().spill_after.push_back(victim);
+            const PlannedLoad& first = *std::find_if(order.begin(), order.end(),
+                                                     [&](const PlannedLoad& o) { return o.material.name() == victim; });
+            PlannedLoad again{first.material, first.sides, false, false, true, {}, {}};
+            order.insert(order.begin() + std::ptrdiff_t(victim_next), again);
+            holding.erase(victim);
+        }
+        plan.peak_bytes = std::max(plan.peak_bytes, held_bytes() + cost);
+        holding[l.material.name()] = loaded_table_memory(l.material, l.sides);
+        if (l.again) reloaded.insert(l.material.name());
+        for (const std::string& t : now) {
+            reloaded.erase(t);
+            if (--uses_left[t] == 0 && !subtable_names.count(t)) {
+                l.release_after.push_back(t);
+                holding.erase(t);
+            }
+        }
+        if (l.subtable) plan.subtable_bytes += loaded_table_memory(l.material, l.sides);
+        plan.loads.push_back(std::move(l));
     }
     return plan;
 }
@@ -310,17 +356,26 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             auto it = in_memory.find(s.name());
             return it != in_memory.end() && has_sides(*it->second, sides);
         };
-        const LoadPlan plan = plan_loads(m, kept_with, [&](const Material& s, uint8_t sides) {
-            // A table still being written is read back from its spill file, which needs nothing.
-            if (std::any_of(writes.begin(), writes.end(), [&](const Write& w) { return w.name == s.name(); }) ||
-                !store.reading_needs)
-                return false;
-            bool through = false;
-            std::string error;
-            if (!store.reading_needs(s, sides, through, &error))
-                throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
-            return through;
-        });
+        // The loads' own budget: what the kept tables this one converts into leave (the rest is
+        // let go of, or waited for, below).
+        size_t needed_kept = 0;
+        for (const auto& [name, t] : in_memory)
+            if (is_successor(t->index.material())) needed_kept += table_memory(*t);
+        const size_t loads_budget = options.memory_budget > needed_kept ? options.memory_budget - needed_kept : 0;
+        const LoadPlan plan = plan_loads(
+            m, kept_with,
+            [&](const Material& s, uint8_t sides) {
+                // A table still being written is read back from its spill file, which needs nothing.
+                if (std::any_of(writes.begin(), writes.end(), [&](const Write& w) { return w.name == s.name(); }) ||
+                    !store.reading_needs)
+                    return false;
+                bool through = false;
+                std::string error;
+                if (!store.reading_needs(s, sides, through, &error))
+                    throw std::runtime_error("cannot load " + s.name() + " for " + m.name() + ": " + error);
+                return through;
+            },
+            loads_budget, spills);
         const size_t to_load = plan.peak_bytes, subtables_to_load = plan.subtable_bytes;
         // What the next table adds to what is held: its loads, then its values and its
         // generation's working memory beside the writes in flight, or later its own write's (it
@@ -401,12 +456,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
             if (!t) throw std::runtime_error("cannot load " + name + " for " + m.name() + ": " + error);
             loaded[name] = std::move(t);
             loaded_names.append(" ").append(name);
-            for (auto it = loaded.begin(); it != loaded.end();) {
-                const auto use = plan.last_use.find(it->first);
-                const bool done =
-                    use != plan.last_use.end() && use->second == k && !is_successor(it->second->index.material());
-                it = done ? loaded.erase(it) : std::next(it);
+            for (const std::string& s : l.spill_after) {  // read through again later, from its spill file
+                store.spill(*loaded.at(s));
+                spilled.emplace(s, loaded.at(s)->index.material());
+                loaded.erase(s);
             }
+            for (const std::string& s : l.release_after) loaded.erase(s);
         }
         TableSet subtables;
         for (const auto& [s, sides] : needs) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -89,17 +90,26 @@ struct PlannedLoad {
     uint8_t sides = 0;      // every side asked of it
     bool through = false;   // read with its own subtables, loaded before it
     bool subtable = false;  // one the table converts into: kept once the loads are done
+    bool again = false;     // loaded before and let go of to stay within the budget: read from its spill file
+    // Once this load is done: tables the loads need no more, let go of; and tables a later load
+    // reads through again, spilled and let go of (loaded again, `again`, before that load).
+    std::vector<std::string> release_after, spill_after;
 };
 struct LoadPlan {
-    std::vector<PlannedLoad> loads;          // in order: each after what it reads through
-    std::map<std::string, size_t> last_use;  // a table read through -> the last load that reads through it
+    std::vector<PlannedLoad> loads;  // in order: each after what it reads through
     size_t peak_bytes = 0;      // the most the loads hold at once, the working memory of the load under way included
     size_t subtable_bytes = 0;  // what they leave: the subtables loaded
 };
 // `held(m, sides)`: whether the driver holds m with those sides. `reads_through(m, sides)`:
-// whether reading them needs m's subtables (it throws if it cannot tell).
+// whether reading them needs m's subtables (it throws if it cannot tell). Tables read through
+// are held from their load to the last load that reads through them; where that would take the
+// loads past `budget` and `can_spill`, the one read through again latest is spilled and loaded
+// again before that (a pawn-against-pawn table's promotions read through a grid of tables: KPPvKP
+// held 16 five-piece pawn tables at once, 28 GiB). Past the budget all the same when what the
+// load under way needs exceeds it.
 LoadPlan plan_loads(const Material& table, const std::function<bool(const Material&, uint8_t)>& held,
-                    const std::function<bool(const Material&, uint8_t)>& reads_through);
+                    const std::function<bool(const Material&, uint8_t)>& reads_through, size_t budget = SIZE_MAX,
+                    bool can_spill = false);
 
 // A table kept in memory between generations, as the budget sees it.
 struct KeptTable {

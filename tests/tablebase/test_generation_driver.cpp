@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "tablebase/generate/generation_driver.h"
 #include "tablebase/generate/spill_file.h"
@@ -266,6 +267,43 @@ TEST_CASE("subtables loaded with only the sides to move a table looks up give th
     }
 }
 
+namespace {
+
+// Walks `plan` for `table` as the driver does (what each load reads through must be held: not
+// held by the driver, loaded by the plan and not let go of since) and returns the tables still
+// held at its end. A table spilled is loaded again (`again`) before a load reads through it.
+std::set<std::string> walk_plan(const Material& table, const LoadPlan& plan,
+                                const std::function<bool(const Material&, uint8_t)>& held) {
+    std::map<std::string, uint8_t> holding;
+    std::set<std::string> spilled;
+    for (const PlannedLoad& l : plan.loads) {
+        INFO(l.material.name());
+        CHECK_FALSE(held(l.material, l.sides));
+        if (l.through)
+            for (const auto& [t, sides] : l.material.successor_sides()) {
+                if (t.total() <= 2 || held(t, sides)) continue;
+                INFO("reads through " << t.name());
+                REQUIRE(holding.count(t.name()));
+                CHECK((holding[t.name()] & sides) == sides);
+            }
+        CHECK(l.again == (spilled.count(l.material.name()) > 0));
+        CHECK_FALSE(holding.count(l.material.name()));
+        spilled.erase(l.material.name());
+        holding[l.material.name()] = l.sides;
+        for (const std::string& s : l.spill_after) {
+            REQUIRE(holding.erase(s));
+            spilled.insert(s);
+        }
+        for (const std::string& s : l.release_after) REQUIRE(holding.erase(s));
+    }
+    CHECK(spilled.empty());  // every table spilled is loaded again
+    std::set<std::string> left;
+    for (const auto& [name, sides] : holding) left.insert(name);
+    return left;
+}
+
+}  // namespace
+
 TEST_CASE("loads are planned each after what it reads through, and let go of after the last that does",
           "[tb][driver]") {
     // KBPvKP as a resumed run meets it: every 5-piece table stored with one side (read through
@@ -280,41 +318,52 @@ TEST_CASE("loads are planned each after what it reads through, and let go of aft
         for (size_t k = 0; k < plan.loads.size(); ++k) {
             const PlannedLoad& l = plan.loads[k];
             INFO(l.material.name());
-            CHECK(at.emplace(l.material.name(), k).second);  // once each
-            CHECK_FALSE(held(l.material, l.sides));
+            CHECK(at.emplace(l.material.name(), k).second);  // once each: nothing spilled without a budget
             CHECK(l.through == five(l.material, l.sides));
         }
         size_t subtable_bytes = 0;
+        std::set<std::string> subtables;
         for (const auto& [s, sides] : kbpkp.successor_sides()) {
             INFO(s.name());
-            if (held(s, sides)) continue;
+            if (s.total() <= 2 || held(s, sides)) continue;
             REQUIRE(at.count(s.name()));
             const PlannedLoad& l = plan.loads[at[s.name()]];
             CHECK(l.subtable);
             CHECK((l.sides & sides) == sides);
             subtable_bytes += loaded_table_memory(s, l.sides);
+            subtables.insert(s.name());
         }
         CHECK(plan.subtable_bytes == subtable_bytes);
-        // Each table read through comes before every load that reads through it, and is let go
-        // of after the last of them.
-        std::map<std::string, size_t> last;
-        for (size_t k = 0; k < plan.loads.size(); ++k) {
-            if (!plan.loads[k].through) continue;
-            for (const auto& [t, sides] : plan.loads[k].material.successor_sides()) {
-                if (t.total() <= 2 || held(t, sides)) continue;
-                INFO(plan.loads[k].material.name() << " reads through " << t.name());
-                REQUIRE(at.count(t.name()));
-                CHECK(at[t.name()] < k);
-                CHECK((plan.loads[at[t.name()]].sides & sides) == sides);
-                last[t.name()] = k;
-            }
-        }
-        for (const auto& [name, k] : last) CHECK(plan.last_use.at(name) == k);
+        // Each table read through is held at every load that reads through it, and only the
+        // subtables are left.
+        CHECK(walk_plan(kbpkp, plan, held) == subtables);
         CHECK(plan.peak_bytes > plan.subtable_bytes);
         if (four_held)
             CHECK(std::none_of(plan.loads.begin(), plan.loads.end(),
                                [](const PlannedLoad& l) { return l.material.total() == 4; }));
     }
+}
+
+TEST_CASE("loads that would pass the budget spill tables read through and load them again", "[tb][driver]") {
+    // KPPvKP's promotions read through a grid of 5-piece pawn tables (KQPvKP needs KQPvKQ,
+    // KQPvKR, ...; KPPvKQ needs KQPvKQ, KRPvKQ, ...): held from the first load that reads
+    // through each to the last, they pass any budget this machine has.
+    const Material kppkp = *Material::parse("KPPvKP");
+    auto five = [](const Material& m, uint8_t) { return m.total() == 5; };
+    auto none = [](const Material&, uint8_t) { return false; };
+    const LoadPlan unbounded = plan_loads(kppkp, none, five);
+    const size_t budget = unbounded.peak_bytes / 2;
+    const LoadPlan plan = plan_loads(kppkp, none, five, budget, true);
+    INFO("peak " << unbounded.peak_bytes << " unbounded, " << plan.peak_bytes << " within " << budget);
+    CHECK(plan.peak_bytes <= budget);
+    CHECK(plan.subtable_bytes == unbounded.subtable_bytes);
+    CHECK(std::any_of(plan.loads.begin(), plan.loads.end(), [](const PlannedLoad& l) { return l.again; }));
+    std::set<std::string> subtables;
+    for (const PlannedLoad& l : unbounded.loads)
+        if (l.subtable) subtables.insert(l.material.name());
+    CHECK(walk_plan(kppkp, plan, none) == subtables);
+    // Without spill files the loads keep what they read through: past the budget.
+    CHECK(plan_loads(kppkp, none, five, budget, false).peak_bytes == unbounded.peak_bytes);
 }
 
 TEST_CASE("the sides to move of each successor: captures leave the captured side to move", "[tb][material]") {
