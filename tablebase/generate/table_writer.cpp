@@ -20,6 +20,7 @@
 #include "tablebase/format/section_encoder.h"
 #include "tablebase/format/table_file.h"
 #include "tablebase/generate/forward_values.h"
+#include "tablebase/generate/ordered_walk.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/write_check.h"
 #include "tablebase/probe/captures.h"
@@ -151,41 +152,6 @@ bool keyable(const ValueArray& dtm) {
 }
 
 int sign_context(Value dtm) { return is_loss(dtm) ? 0 : is_win(dtm) ? 2 : 1; }
-
-// How far ahead of the position being read the walks in storage order prefetch its values.
-// A storage order visits the index with large strides, so nearly every read of a value missed
-// the cache: on KRPvKR the WDL stream's walk spent 40 % of its time on the load of dtz[i].
-constexpr int PREFETCH_AHEAD = 16;
-
-// prefetch(i) for the values of index i that a stream's cells are made from (one or more value
-// arrays), so that the walk in storage order finds them in the cache.
-template <typename... Arrays>
-auto prefetch_of(const Arrays&... arrays) {
-    return [&arrays...](uint64_t i) { (__builtin_prefetch(arrays.data() + i), ...); };
-}
-
-// Calls f(index, stored position) for the stored positions [begin, end) of `order`, having
-// called prefetch(index) PREFETCH_AHEAD positions earlier.
-template <typename Prefetch, typename F>
-void walk_in_order(const StorageOrder& order, uint64_t begin, uint64_t end, Prefetch&& prefetch, F&& f) {
-    StorageOrder::Cursor lead(order, begin);
-    uint64_t ahead[PREFETCH_AHEAD];  // the indices of the next positions, by stored position
-    const uint64_t first = std::min<uint64_t>(end - begin, PREFETCH_AHEAD);
-    for (uint64_t k = 0; k < first; ++k, lead.next()) {
-        ahead[k] = lead.index();
-        prefetch(ahead[k]);
-    }
-    for (uint64_t j = begin; j < end; ++j) {
-        uint64_t& slot = ahead[(j - begin) % PREFETCH_AHEAD];
-        const uint64_t index = slot;
-        if (j + PREFETCH_AHEAD < end) {
-            slot = lead.index();
-            prefetch(slot);
-            lead.next();
-        }
-        f(index, j);
-    }
-}
 
 // The cells of a stream stored in `order`: cell_of(index), or cell_of(index, stored position),
 // for each stored position of a call's range; prefetch(index) brings what cell_of reads.

@@ -10,6 +10,7 @@
 #include "engine/core/position.h"
 #include "tablebase/format/parallel.h"
 #include "tablebase/format/table_file.h"
+#include "tablebase/generate/ordered_walk.h"
 #include "tablebase/generate/table_statistics.h"
 #include "tablebase/generate/verifier.h"
 #include "tablebase/probe/move_values.h"
@@ -43,20 +44,21 @@ private:
 };
 
 // Calls check(index, code) for every stored position of section `s`, in storage order, on all
-// threads, and adds to `compared` the positions for which it returns true (counted per chunk:
-// one shared counter per position kept the two cores fighting over its cache line). False if
-// the section does not decode.
-template <typename Check>
+// threads, having called prefetch(index) a few positions earlier (the values it compares lie
+// far apart in that order), and adds to `compared` the positions for which it returns true
+// (counted per chunk: one shared counter per position kept the two cores fighting over its
+// cache line). False if the section does not decode.
+template <typename Prefetch, typename Check>
 bool for_each_stored(const TableFile& f, const Section& s, int threads, std::atomic<uint64_t>& compared,
-                     Check&& check) {
+                     Prefetch&& prefetch, Check&& check) {
     const uint64_t n = f.positions();
     std::vector<uint8_t> packed(s.bits() ? (n * s.bits() + 7) / 8 : 0, 0);
     if (s.bits() && !f.decode_section(s, packed.data(), threads)) return false;
     parallel_for(n, threads, 1 << 18, [&](uint64_t begin, uint64_t end, int) {
-        StorageOrder::Cursor at(s.order, begin);
         uint64_t count = 0;
-        for (uint64_t j = begin; j < end; ++j, at.next())
-            count += check(at.index(), s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
+        walk_in_order(s.order, begin, end, prefetch, [&](uint64_t i, uint64_t j) {
+            count += check(i, s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
+        });
         compared.fetch_add(count, std::memory_order_relaxed);
     });
     return true;
@@ -91,25 +93,26 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         wdl_draws[c].assign(words, 0);
         std::vector<std::atomic<uint64_t>> draws(words);
         const bool captures = s->h.flags & FLAG_CAPTURE_RESOLVED, promotions = s->h.flags & FLAG_PROMOTIONS_RESOLVED;
-        const bool ok = for_each_stored(wdl_file, *s, threads, compared, [&](uint64_t i, uint32_t code) {
-            uint16_t symbol = 0;
-            const bool known = s->symbol(0, code, symbol);
-            if (known && symbol == wdl_symbol(0))
-                draws[i >> 6].fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
-            const Value dtz = t.dtz[c][i];
-            if (dtz == VALUE_ILLEGAL) return false;
-            const int exact = wdl_of_dtz(dtz), stored = int(symbol) - 2;
-            if (known && stored == exact) return true;
-            const bool low_allowed =
-                (captures && !bounds.wdl_capture[c].empty() && test_bit(bounds.wdl_capture[c], i)) ||
-                (promotions && !bounds.wdl_promotion[c].empty() && test_bit(bounds.wdl_promotion[c], i));
-            if (known && symbol <= 4 && stored < exact && low_allowed) return true;
-            std::vector<std::string> e{index_fen(index, i, c) + ": WDL file stores " +
-                                       (known ? std::to_string(stored) : "an undefined code") + ", the value is " +
-                                       std::to_string(exact)};
-            findings.add(1, e);
-            return true;
-        });
+        const bool ok =
+            for_each_stored(wdl_file, *s, threads, compared, prefetch_of(t.dtz[c]), [&](uint64_t i, uint32_t code) {
+                uint16_t symbol = 0;
+                const bool known = s->symbol(0, code, symbol);
+                if (known && symbol == wdl_symbol(0))
+                    draws[i >> 6].fetch_or(uint64_t(1) << (i & 63), std::memory_order_relaxed);
+                const Value dtz = t.dtz[c][i];
+                if (dtz == VALUE_ILLEGAL) return false;
+                const int exact = wdl_of_dtz(dtz), stored = int(symbol) - 2;
+                if (known && stored == exact) return true;
+                const bool low_allowed =
+                    (captures && !bounds.wdl_capture[c].empty() && test_bit(bounds.wdl_capture[c], i)) ||
+                    (promotions && !bounds.wdl_promotion[c].empty() && test_bit(bounds.wdl_promotion[c], i));
+                if (known && symbol <= 4 && stored < exact && low_allowed) return true;
+                std::vector<std::string> e{index_fen(index, i, c) + ": WDL file stores " +
+                                           (known ? std::to_string(stored) : "an undefined code") + ", the value is " +
+                                           std::to_string(exact)};
+                findings.add(1, e);
+                return true;
+            });
         if (!ok) {
             out.problem = wdl_file.path().string() + ": a WDL section does not decode";
             return false;
@@ -125,23 +128,29 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         const bool resolved = dtm->h.flags & FLAG_MOVES_RESOLVED, draws_in_wdl = dtm->h.flags & FLAG_DRAWS_IN_WDL;
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
         std::vector<uint8_t> dtm_codes(by_code ? index.size() : 0);  // DTZ's context, by index
-        bool ok = for_each_stored(dist_file, *dtm, threads, compared, [&](uint64_t i, uint32_t code) {
-            if (by_code) dtm_codes[i] = uint8_t(code);
-            const Value exact = t.dtm[c][i];
-            if (exact == VALUE_ILLEGAL) return false;
-            uint16_t stored = 0;
-            const bool known = dtm->symbol(0, code, stored);
-            if (known && stored == exact) return true;
-            if (draws_in_wdl && is_draw(exact) && test_bit(wdl_draws[c], i)) return true;
-            if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
-                value_rank(stored) <= value_rank(exact))
+        bool ok =
+            for_each_stored(dist_file, *dtm, threads, compared, prefetch_of(t.dtm[c]), [&](uint64_t i, uint32_t code) {
+                if (by_code) dtm_codes[i] = uint8_t(code);
+                const Value exact = t.dtm[c][i];
+                if (exact == VALUE_ILLEGAL) return false;
+                uint16_t stored = 0;
+                const bool known = dtm->symbol(0, code, stored);
+                if (known && stored == exact) return true;
+                if (draws_in_wdl && is_draw(exact) && test_bit(wdl_draws[c], i)) return true;
+                if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
+                    value_rank(stored) <= value_rank(exact))
+                    return true;
+                std::vector<std::string> e{index_fen(index, i, c) + ": DTM stored " +
+                                           (known ? describe(stored) : "as an undefined code") + ", the value is " +
+                                           describe(exact)};
+                findings.add(1, e);
                 return true;
-            std::vector<std::string> e{index_fen(index, i, c) + ": DTM stored " +
-                                       (known ? describe(stored) : "as an undefined code") + ", the value is " +
-                                       describe(exact)};
-            findings.add(1, e);
-            return true;
-        });
+            });
+        const auto dtz_values = prefetch_of(t.dtz[c], t.dtm[c]);
+        auto dtz_prefetch = [&](uint64_t i) {
+            dtz_values(i);
+            if (by_code) __builtin_prefetch(dtm_codes.data() + i);
+        };
         // The DTZ's context as the reader takes it: the sign or the code of the exact DTM (where
         // a code holds it; the stored code otherwise).
         if (ok && by_code && resolved)
@@ -151,7 +160,7 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
                         if (const int code = code_of_value(dtm->code_by_value, v); code >= 0)
                             dtm_codes[i] = uint8_t(code);
             });
-        ok = ok && for_each_stored(dist_file, *dtz, threads, compared, [&](uint64_t i, uint32_t code) {
+        ok = ok && for_each_stored(dist_file, *dtz, threads, compared, dtz_prefetch, [&](uint64_t i, uint32_t code) {
                  const Value exact = t.dtz[c][i], m = t.dtm[c][i];
                  if (exact == VALUE_ILLEGAL || is_draw(m)) return false;  // a draw's DTZ is the DTM's
                  const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
