@@ -284,15 +284,20 @@ struct OrderChoice {
     uint64_t estimate_bytes = 0;
 };
 
-// The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
-// pair codec, judged by estimates on samples of each candidate order (the same stretches of
-// stored positions for every order, spread over the stream).
-// With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
-// smallest; only the first is encoded in full on the last sample. prefetch(i) brings the values
-// that the cells of index i are made from.
+// A storage order's choice under way: the candidates left, and what the rounds run so far found.
+struct OrderSearch {
+    std::vector<std::pair<uint64_t, StorageOrder>> tried;  // (estimate, order), best first after a round
+    size_t next_round = 0;                                 // the first of SAMPLE_ROUNDS not run yet
+    bool settled = false;                                  // one candidate left, or a round estimated the whole stream
+    uint64_t sampled_positions = 0;                        // by the last round run
+    const SampleRound* last_round = nullptr;
+};
+
+// Runs the rounds of SAMPLE_ROUNDS before `until` that `search` has not run: each estimates the
+// candidates left on its sample (cell_of as in choose_storage_order) and keeps the best.
 template <typename Prefetch, typename FirstCellOf, typename... CellOf>
-OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Prefetch prefetch,
-                                 FirstCellOf first_cell_of, CellOf... cell_of) {
+void run_order_rounds(OrderSearch& search, size_t until, const TableIndex& index, SectionPlan plan, Prefetch prefetch,
+                      FirstCellOf first_cell_of, CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     auto estimate = [&](const StorageOrder& order, const SampleRound& round) -> uint64_t {
@@ -300,14 +305,17 @@ OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Pref
         return (estimate_sample(in_order(order, first_cell_of, prefetch), stretches, plan).bytes + ... +
                 estimate_sample(in_order(order, cell_of, prefetch), stretches, plan).bytes);
     };
-    std::vector<std::pair<uint64_t, StorageOrder>> tried;
-    for (const std::vector<int>& perm : all_digit_permutations(index))
-        tried.push_back({0, *StorageOrder::from_permutation(index, perm)});
+    auto& tried = search.tried;
+    if (search.next_round == 0 && tried.empty())
+        for (const std::vector<int>& perm : all_digit_permutations(index))
+            tried.push_back({0, *StorageOrder::from_permutation(index, perm)});
     const int threads = plan.threads;
-    uint64_t sampled_positions = 0;  // by the last round
-    const SampleRound* last_round = nullptr;
-    for (const SampleRound& round : SAMPLE_ROUNDS) {
-        if (tried.size() == 1) break;
+    for (; search.next_round < std::min(until, std::size(SAMPLE_ROUNDS)) && !search.settled; ++search.next_round) {
+        const SampleRound& round = SAMPLE_ROUNDS[search.next_round];
+        if (tried.size() == 1) {
+            search.settled = true;
+            break;
+        }
         if (tried.size() <= round.skip_below) continue;
         const bool short_sample = round.segments * round.positions <= SMALL_SAMPLE_POSITIONS;
         plan.threads = short_sample ? 1 : threads;
@@ -319,29 +327,55 @@ OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Pref
             std::string line;
             for (const auto& [bytes, order] : tried)
                 line += fmt::format(" {:.3f}({:x})", double(bytes) / double(tried[0].first), order.field());
-            spdlog::trace("{} {} {} round of {} x {}: {} orders, by estimate against the best:{}",
+            spdlog::trace("{} {} {} round of {} x {}: {} orders, best {} per position, by estimate against the best:{}",
                           index.material().name(), plan.metric == Metric::WDL ? "WDL" : "DTM",
-                          plan.side == WHITE ? "w" : "b", round.segments, round.positions, tried.size(), line);
+                          plan.side == WHITE ? "w" : "b", round.segments, round.positions, tried.size(),
+                          double(tried[0].first) / double(std::min(n, round.segments * round.positions)), line);
         }
-        sampled_positions = std::min(n, round.segments * round.positions);
-        last_round = &round;
-        if (round.segments * round.positions >= n) break;  // the whole stream
+        search.sampled_positions = std::min(n, round.segments * round.positions);
+        search.last_round = &round;
+        if (round.segments * round.positions >= n) {  // the whole stream
+            search.settled = true;
+            break;
+        }
         if (tried.size() > round.keep) tried.resize(round.keep);
     }
+}
+
+// The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
+// pair codec, judged by estimates on samples of each candidate order (the same stretches of
+// stored positions for every order, spread over the stream): the rounds `search` has not run
+// yet, then the best order's last sample encoded in full.
+// With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
+// smallest; only the first is encoded in full on the last sample. prefetch(i) brings the values
+// that the cells of index i are made from.
+template <typename Prefetch, typename FirstCellOf, typename... CellOf>
+OrderChoice choose_storage_order(OrderSearch& search, const TableIndex& index, SectionPlan plan, Prefetch prefetch,
+                                 FirstCellOf first_cell_of, CellOf... cell_of) {
+    const uint64_t n = index.size();
+    plan.codec = Codec::PAIRS;
+    run_order_rounds(search, std::size(SAMPLE_ROUNDS), index, plan, prefetch, first_cell_of, cell_of...);
     // Two sides' (or two variants') streams are compared by this figure, which the cut-short
     // estimates can get wrong by more than their margin (on KBNvKR they left out the side whose
     // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it.
     OrderChoice choice;
-    choice.order = tried[0].second;
-    if (sampled_positions) {
-        choice.sample = sample_stretches(n, last_round->segments, last_round->positions);
-        choice.sample_positions = sampled_positions;
-        plan.threads = threads;
+    choice.order = search.tried[0].second;
+    if (search.sampled_positions) {
+        choice.sample = sample_stretches(n, search.last_round->segments, search.last_round->positions);
+        choice.sample_positions = search.sampled_positions;
         choice.first_sample =
             encode_stretches(in_order(choice.order, first_cell_of, prefetch), choice.sample, plan, false);
-        choice.estimate_bytes = bytes_of(*choice.first_sample) * n / sampled_positions;
+        choice.estimate_bytes = bytes_of(*choice.first_sample) * n / search.sampled_positions;
     }
     return choice;
+}
+
+// The same from the start.
+template <typename Prefetch, typename FirstCellOf, typename... CellOf>
+OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Prefetch prefetch,
+                                 FirstCellOf first_cell_of, CellOf... cell_of) {
+    OrderSearch search;
+    return choose_storage_order(search, index, plan, prefetch, first_cell_of, cell_of...);
 }
 
 // True if DTZ and DTM agree on win, draw and loss everywhere (then DTZ can be read by sign).
@@ -591,6 +625,10 @@ PositionBits stored_wdl_draws(const TableIndex& index, const EncodedSection& s, 
 // that, both are, and the smaller kept. Samples misjudge two sides by several %: on KBBvKN a
 // 4 M-position sample put White's DTM and DTZ 8 % below Black's, and White's were 6 % larger.
 constexpr double CLEARLY_LARGER = 1.15;
+// The same for a side's DTM and DTZ judged before the last round of their storage orders (the
+// best order's cut-short estimate on the second sample, DTZ read directly): the estimates may
+// misjudge the sides' full samples by more than CLEARLY_LARGER, so the margin is wider.
+constexpr double SIDES_CLEARLY_APART = 1.5;
 // A pawn side's two WDL variants differ only where queen promotions decide, and their samples
 // are the same stretches: within this ratio the samples' ranking is taken as it is (on KRPvKR,
 // 0.9 % apart on the samples and 0.7 % encoded, the same way round), since either way the
@@ -747,19 +785,48 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
     // The orders first. An order that suits the exact DTM suits its DTZ too, but one chosen for a
     // resolved DTM alone may not (KQvKP's DTZ doubled): then the order is judged by both streams,
     // and the estimate is of both.
+    // Where both sides are stored from (resolve_dtm), a side whose estimate before the last
+    // round is over SIDES_CLEARLY_APART times the other's goes no further: no last round, no
+    // sample encoded, no section.
     OrderChoice choice[COLOR_NB];
-    for_both_sides([&](Color c) {
-        if (!info.compact) return;
-        const auto start = std::chrono::steady_clock::now();
-        auto dtz_cell = [&](uint64_t i) {
-            return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
-        };
-        const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
-        choice[c] = resolve_dtm ? choose_storage_order(t.index, plans[c], prefetch, dtm_cell(c), dtz_cell)
-                                : choose_storage_order(t.index, plans[c], prefetch, dtm_cell(c));
-        spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b",
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    });
+    OrderSearch search[COLOR_NB];
+    bool left_out[COLOR_NB] = {false, false};
+    double order_seconds[COLOR_NB] = {};
+    auto orders = [&](bool finish) {
+        for_both_sides([&](Color c) {
+            if (!info.compact || left_out[c]) return;
+            const auto start = std::chrono::steady_clock::now();
+            auto dtz_cell = [&](uint64_t i) {
+                return t.dtm[c][i] == VALUE_ILLEGAL ? Cell{Cell::FREE, 0, 0} : Cell{Cell::EXACT, t.dtz[c][i], 0};
+            };
+            const auto prefetch = prefetch_of(t.dtm[c], t.dtz[c]);
+            if (!finish)
+                run_order_rounds(search[c], std::size(SAMPLE_ROUNDS) - 1, t.index, plans[c], prefetch, dtm_cell(c),
+                                 dtz_cell);
+            else if (resolve_dtm)
+                choice[c] = choose_storage_order(search[c], t.index, plans[c], prefetch, dtm_cell(c), dtz_cell);
+            else
+                choice[c] = choose_storage_order(search[c], t.index, plans[c], prefetch, dtm_cell(c));
+            order_seconds[c] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        });
+    };
+    if (resolve_dtm) {
+        orders(false);
+        const OrderSearch &w = search[WHITE], &b = search[BLACK];
+        if (!w.settled && !b.settled && w.last_round && w.last_round == b.last_round) {
+            const double ew = double(w.tried[0].first), eb = double(b.tried[0].first);
+            left_out[WHITE] = ew > SIDES_CLEARLY_APART * eb;
+            left_out[BLACK] = eb > SIDES_CLEARLY_APART * ew;
+            for (Color c : {WHITE, BLACK})
+                if (left_out[c])
+                    spdlog::debug("{} DTM {}: left out before the last round, estimates {} and {}", name,
+                                  c == WHITE ? "w" : "b", w.tried[0].first, b.tried[0].first);
+        }
+    }
+    orders(true);
+    for (Color c : {WHITE, BLACK})
+        if (info.compact && !left_out[c])
+            spdlog::debug("{} DTM {}: order chosen in {:.1f} s", name, c == WHITE ? "w" : "b", order_seconds[c]);
     // Each side's DTM and DTZ on its order's last sample, in full and as they would be stored: a
     // side whose sample is clearly larger is not encoded at all (encoding both sides' DTM and DTZ
     // was about half the writer's time on KBNPvK). The DTZ's way of being read counts: on
@@ -779,7 +846,8 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of, prefetch); }, threads);
         estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
     });
-    bool encode_side[COLOR_NB] = {true, true};
+    spdlog::debug("{}: DTM and DTZ samples scaled to the table: w {}, b {}", name, estimate[WHITE], estimate[BLACK]);
+    bool encode_side[COLOR_NB] = {!left_out[WHITE], !left_out[BLACK]};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
         if (double(estimate[BLACK]) > CLEARLY_LARGER * double(estimate[WHITE])) encode_side[BLACK] = false;
