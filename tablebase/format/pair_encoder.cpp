@@ -25,10 +25,10 @@ constexpr uint32_t PAIRS_PER_ROUND = 64;
 constexpr uint32_t ROUND_SPREAD = 64;  // a round takes pairs at least 1/64 as frequent as its best
 // The first stage (rounds that recount every pair, in parallel) hands over to the second (one
 // pair at a time, see PairOccurrences) once there are STAGE_TWO_SYMBOLS symbols and the stream is
-// short enough for the second stage's 18 bytes a symbol, or at the latest at FULL_RECOUNT_SYMBOLS
+// short enough for the second stage's 20 bytes a symbol, or at the latest at FULL_RECOUNT_SYMBOLS
 // symbols. Recounting every round is the cheaper way only while a round replaces much of the stream.
 constexpr uint32_t STAGE_TWO_SYMBOLS = 256;
-constexpr uint64_t STAGE_TWO_MAX_LENGTH = uint64_t(1) << 26;  // 1.2 GB of stage-two state
+constexpr uint64_t STAGE_TWO_MAX_LENGTH = uint64_t(1) << 26;  // 1.3 GB of stage-two state
 constexpr uint32_t FULL_RECOUNT_SYMBOLS = 4096;
 // A round over a stream of at least twice COUNT_SAMPLE_SYMBOLS counts the pairs of every k-th
 // chunk of COUNT_CHUNK symbols only, about COUNT_SAMPLE_SYMBOLS in all, and replaces its pairs in
@@ -179,13 +179,9 @@ class PairOccurrences {
 public:
     static constexpr uint32_t NIL = UINT32_MAX;
 
-    explicit PairOccurrences(const std::vector<uint16_t>& x)
-        : sym_(x), next_(x.size()), prev_(x.size()), occ_next_(x.size(), NIL), occ_prev_(x.size(), NIL) {
+    explicit PairOccurrences(const std::vector<uint16_t>& x) : at_(x.size()) {
         const uint32_t m = uint32_t(x.size());
-        for (uint32_t i = 0; i < m; ++i) {
-            next_[i] = i + 1 < m ? i + 1 : NIL;
-            prev_[i] = i ? i - 1 : NIL;
-        }
+        for (uint32_t i = 0; i < m; ++i) at_[i] = Position{i + 1 < m ? i + 1 : NIL, i ? i - 1 : NIL, NIL, NIL, x[i]};
         slots_.assign(1u << 16, Slot{});
         for (uint32_t i = 0; i + 1 < m; ++i) link(i, false);
         for (const Slot& s : slots_)
@@ -217,13 +213,13 @@ public:
         for (;;) {
             Slot* s = find(pair_key(a, b));
             if (!s || s->head == NIL) break;
-            const uint32_t i = s->head, j = next_[i], h = prev_[i], k = next_[j];
+            const uint32_t i = s->head, j = at_[i].next, h = at_[i].prev, k = at_[j].next;
             if (h != NIL) unlink(h);
             unlink(i);
             if (k != NIL) unlink(j);
-            sym_[i] = c;
-            next_[i] = k;
-            if (k != NIL) prev_[k] = i;
+            at_[i].sym = c;
+            at_[i].next = k;
+            if (k != NIL) at_[k].prev = i;
             if (h != NIL) link(h);
             if (k != NIL) link(i);
             ++replaced;
@@ -241,7 +237,7 @@ public:
     // The stream as it stands.
     void write(std::vector<uint16_t>& x) const {
         x.clear();
-        for (uint32_t i = sym_.empty() ? NIL : 0; i != NIL; i = next_[i]) x.push_back(sym_[i]);
+        for (uint32_t i = at_.empty() ? NIL : 0; i != NIL; i = at_[i].next) x.push_back(at_[i].sym);
     }
 
 private:
@@ -286,12 +282,12 @@ private:
     }
     // Position i (whose successor exists) joins the tail of its pair's list.
     void link(uint32_t i, bool count_changed = true) {
-        const uint32_t key = pair_key(sym_[i], sym_[next_[i]]);
+        const uint32_t key = pair_key(at_[i].sym, at_[at_[i].next].sym);
         Slot& s = find_or_add(key);
-        occ_prev_[i] = s.tail;
-        occ_next_[i] = NIL;
+        at_[i].occ_prev = s.tail;
+        at_[i].occ_next = NIL;
         if (s.tail != NIL)
-            occ_next_[s.tail] = i;
+            at_[s.tail].occ_next = i;
         else
             s.head = i;
         s.tail = i;
@@ -303,21 +299,28 @@ private:
     }
     // Position i leaves its pair's list.
     void unlink(uint32_t i) {
-        const uint32_t key = pair_key(sym_[i], sym_[next_[i]]);
+        Position& p = at_[i];
+        const uint32_t key = pair_key(p.sym, at_[p.next].sym);
         Slot& s = *find(key);
-        if (occ_prev_[i] != NIL)
-            occ_next_[occ_prev_[i]] = occ_next_[i];
+        if (p.occ_prev != NIL)
+            at_[p.occ_prev].occ_next = p.occ_next;
         else
-            s.head = occ_next_[i];
-        if (occ_next_[i] != NIL)
-            occ_prev_[occ_next_[i]] = occ_prev_[i];
+            s.head = p.occ_next;
+        if (p.occ_next != NIL)
+            at_[p.occ_next].occ_prev = p.occ_prev;
         else
-            s.tail = occ_prev_[i];
+            s.tail = p.occ_prev;
         --s.count;  // its entry in the heap stays, too high: best_pair() corrects it when it comes up
     }
 
-    std::vector<uint16_t> sym_;
-    std::vector<uint32_t> next_, prev_, occ_next_, occ_prev_;
+    // A position of the stream: its neighbours, its neighbours in its pair's list, its symbol.
+    // Together, so that a replacement's visit to a position is one cache miss, not five (it
+    // was five arrays; the second stage spent most of its time waiting on them).
+    struct Position {
+        uint32_t next, prev, occ_next, occ_prev;
+        uint16_t sym;
+    };
+    std::vector<Position> at_;
     std::vector<Slot> slots_;
     size_t used_ = 0;
     std::vector<uint32_t> raised_;                             // pairs whose count rose during a replace()
