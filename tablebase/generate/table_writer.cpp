@@ -846,7 +846,9 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of, prefetch); }, threads);
         estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
     });
-    spdlog::debug("{}: DTM and DTZ samples scaled to the table: w {}, b {}", name, estimate[WHITE], estimate[BLACK]);
+    if (resolve_dtm)
+        spdlog::debug("{}: DTM and DTZ samples scaled to the table: w {}, b {}", name, estimate[WHITE],
+                      estimate[BLACK]);
     bool encode_side[COLOR_NB] = {!left_out[WHITE], !left_out[BLACK]};
     if (info.compact && resolve_dtm && estimate[WHITE] && estimate[BLACK]) {
         if (double(estimate[WHITE]) > CLEARLY_LARGER * double(estimate[BLACK])) encode_side[WHITE] = false;
