@@ -289,8 +289,7 @@ struct OrderSearch {
     std::vector<std::pair<uint64_t, StorageOrder>> tried;  // (estimate, order), best first after a round
     size_t next_round = 0;                                 // the first of SAMPLE_ROUNDS not run yet
     bool settled = false;                                  // one candidate left, or a round estimated the whole stream
-    uint64_t sampled_positions = 0;                        // by the last round run
-    const SampleRound* last_round = nullptr;
+    const SampleRound* last_round = nullptr;               // the last round run, if any
 };
 
 // Runs the rounds of SAMPLE_ROUNDS before `until` that `search` has not run: each estimates the
@@ -332,7 +331,6 @@ void run_order_rounds(OrderSearch& search, size_t until, const TableIndex& index
                           plan.side == WHITE ? "w" : "b", round.segments, round.positions, tried.size(),
                           double(tried[0].first) / double(std::min(n, round.segments * round.positions)), line);
         }
-        search.sampled_positions = std::min(n, round.segments * round.positions);
         search.last_round = &round;
         if (round.segments * round.positions >= n) {  // the whole stream
             search.settled = true;
@@ -360,12 +358,12 @@ OrderChoice choose_storage_order(OrderSearch& search, const TableIndex& index, S
     // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it.
     OrderChoice choice;
     choice.order = search.tried[0].second;
-    if (search.sampled_positions) {
-        choice.sample = sample_stretches(n, search.last_round->segments, search.last_round->positions);
-        choice.sample_positions = search.sampled_positions;
+    if (const SampleRound* last = search.last_round) {
+        choice.sample = sample_stretches(n, last->segments, last->positions);
+        choice.sample_positions = std::min(n, last->segments * last->positions);
         choice.first_sample =
             encode_stretches(in_order(choice.order, first_cell_of, prefetch), choice.sample, plan, false);
-        choice.estimate_bytes = bytes_of(*choice.first_sample) * n / search.sampled_positions;
+        choice.estimate_bytes = bytes_of(*choice.first_sample) * n / choice.sample_positions;
     }
     return choice;
 }
