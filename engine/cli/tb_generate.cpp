@@ -18,6 +18,7 @@
 
 #include "engine/cli/tb_args.h"
 #include "engine/cli/text_format.h"
+#include "tablebase/format/table_file.h"
 #include "tablebase/generate/generation_driver.h"
 #include "tablebase/generate/spill_file.h"
 #include "tablebase/generate/table_check.h"
@@ -56,8 +57,21 @@ uint64_t file_bytes(const fs::path& p) {
     return ec ? 0 : n;
 }
 
-// Staging and spill folders of generators that are no longer running (a run that was killed).
-void remove_stale_staging(const fs::path& dir) {
+// The write id of a table's files in `dir`, 0 if they are not both there and valid (with
+// `verify` false, only their headers are checked).
+uint64_t stored_write_id(const fs::path& dir, const Material& m, bool verify) {
+    if (verify && !table_files_valid(dir, m)) return 0;
+    const TableIndex index(m.normalized());
+    auto f = TableFile::open(table_file_path(dir, index.material(), FileKind::DISTANCE), index, FileKind::DISTANCE,
+                             nullptr, false);
+    return f ? f->write_id() : 0;
+}
+
+// Staging and spill folders of generators that are no longer running (a run that was killed)
+// are removed, but first each spill file there of a table whose files are in the folder, valid
+// and of the write it names, moves into `spill_dir` (this run's): the tables it returns.
+std::vector<Material> take_over_stale_folders(const fs::path& dir, const fs::path& spill_dir) {
+    std::vector<Material> taken;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
@@ -65,8 +79,20 @@ void remove_stale_staging(const fs::path& dir) {
         if (!entry.is_directory() || !prefix) continue;
         const pid_t pid = pid_t(std::atoll(name.c_str() + prefix));
         if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)) continue;  // still running
+        if (prefix == 7)
+            for (const auto& file : fs::directory_iterator(entry.path(), ec)) {
+                if (file.path().extension() != ".spill") continue;
+                const auto m = Material::parse(file.path().stem().string());
+                if (!m || fs::exists(spill_dir / file.path().filename(), ec)) continue;
+                const auto id = spill_file_write_id(file.path(), *m);
+                if (!id || *id == 0 || *id != stored_write_id(dir, *m, true)) continue;
+                fs::create_directories(spill_dir, ec);
+                fs::rename(file.path(), spill_dir / file.path().filename(), ec);
+                if (!ec) taken.push_back(*m);
+            }
         fs::remove_all(entry.path(), ec);
     }
+    return taken;
 }
 
 // The share of the work done and the time left, judged by positions (each table's index size):
@@ -224,11 +250,14 @@ int tb_generate_command(const Args& args) {
         std::cerr << "pythia tb generate: cannot create " << a.dir << ": " << ec.message() << '\n';
         return EXIT_FAILED;
     }
-    remove_stale_staging(a.dir);
     Progress progress;
-    // Tables the driver drops from memory while later ones need them are spilled here (this
-    // run's own folder, removed when it ends) and read back from there (spill_file.h).
+    // Tables the driver drops from memory while later ones need them, or spills ahead, are
+    // spilled here (this run's own folder, removed when it ends) and read back from there
+    // (spill_file.h). A run that was stopped left its own: this one carries on with its files.
     const fs::path spill_dir = a.dir / (".spill-" + std::to_string(getpid()));
+    const std::vector<Material> taken_over = take_over_stale_folders(a.dir, spill_dir);
+    if (!taken_over.empty())
+        spdlog::info("carrying on with the spill files of {} tables from a run that was stopped", taken_over.size());
     struct RemoveWhenDone {
         fs::path dir;
         ~RemoveWhenDone() {
@@ -238,6 +267,7 @@ int tb_generate_command(const Args& args) {
     } remove_spills{spill_dir};
     auto spill_path = [&](const Material& m) { return spill_dir / (m.normalized().name() + ".spill"); };
     TableStore store;
+    store.spilled_before = taken_over;
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
     store.load = [&](const Material& m, uint8_t sides, const TableSet* subtables,
                      std::string* error) -> std::shared_ptr<TableValues> {
@@ -254,7 +284,10 @@ int tb_generate_command(const Args& args) {
         std::error_code ec;
         fs::create_directories(spill_dir, ec);
         std::string error;
-        if (!write_spill_file(spill_path(t.index.material()), t, &error))
+        // The table's files are written by now, unless it leaves memory while its write is
+        // under way: such a spill file serves this run only.
+        const uint64_t write_id = stored_write_id(a.dir, t.index.material(), false);
+        if (!write_spill_file(spill_path(t.index.material()), t, write_id, &error))
             spdlog::warn("{} (it will be loaded from its files)", error);
     };
     store.forget = [&](const Material& m) {

@@ -257,6 +257,16 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
     std::map<std::string, std::shared_ptr<const TableValues>> in_memory;
     std::map<std::string, Material> spilled;  // tables the store has spilled (with store.spill and store.forget)
     const bool spills = store.spill && store.forget;
+    // Spill files from before are of tables stored then; one generated again goes (its spill
+    // file holds the values of files that are gone).
+    if (spills)
+        for (const Material& m : store.spilled_before) {
+            const size_t at = size_t(std::find(order.begin(), order.end(), m) - order.begin());
+            if (at < order.size() && !needs_generation[at])
+                spilled.emplace(m.name(), m);
+            else
+                store.forget(m);
+        }
     auto held_by_writes = [&](const TableValues* t) {
         return std::any_of(writes.begin(), writes.end(), [&](const Write& w) { return w.table.get() == t; });
     };
@@ -495,11 +505,12 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         Write write{m.name(), {table}, writer_memory(table->index.size()), {}};
         // Keep the new table if a later one needs it (while it is written, keeping it costs
         // nothing more; the next table makes room if it must); else spill it after its write.
+        // A large one is spilled even when kept, for a run started again after a stop.
         const bool needed_later = still_needed(m, i + 1);
         const bool fits =
             tables_held() + table_memory(*table) + std::max(working_held(), write.working) <= options.memory_budget;
         const bool keep = needed_later && fits;
-        const bool spill = needed_later && !keep && spills;
+        const bool spill = needed_later && spills && (!keep || table->index.size() >= options.spill_ahead_positions);
         if (spill) spilled.emplace(m.name(), m);
         std::shared_future<void> previous = writes.empty() ? std::shared_future<void>() : writes.back().done;
         // The task lets go of what it holds as soon as it is done: std::async's shared state keeps

@@ -40,12 +40,24 @@ struct TableStore {
     std::function<void(const TableValues&)> spill;
     // Optional: no later table needs this one any more (what `spill` kept can go).
     std::function<void(const Material&)> forget;
+    // Tables `spill` kept before this run started (by a run that was stopped), which `load`
+    // reads back from there: forgotten, like the run's own, once no later table needs them.
+    std::vector<Material> spilled_before;
 };
 
 size_t default_memory_budget();
 
+// Tables of at least this many positions (those of five pieces) that a later table needs are
+// spilled right after their writes even when they stay in memory, so that a run stopped and
+// started again reads them from spill files: from its own files, such a table recovers a side
+// and resolves its captures by search (a resumed run once spent 70 min loading KPPvKP's
+// subtables). The ones of four pieces load from their files in a fraction of a second.
+constexpr uint64_t SPILL_AHEAD_POSITIONS = uint64_t(1) << 24;
+
 struct DriverOptions {
     int threads = 1;
+    // Spill ahead (with a store that spills) the tables needed later from this size on.
+    uint64_t spill_ahead_positions = SPILL_AHEAD_POSITIONS;
     // Bytes for everything the driver holds at once: the tables kept for later ones, the next
     // table's generation and the writes queued (estimates; default: 2/3 of physical memory).
     size_t memory_budget = default_memory_budget();

@@ -17,7 +17,7 @@ namespace {
 // (TableValues::cursed: a spilled table is read back only for conversions), each in chunks of
 // CHUNK_BYTES bytes: the compressed size (uint32), the XXH3 of the compressed bytes (uint64),
 // the bytes.
-constexpr char MAGIC[8] = {'P', 'Y', 'T', 'S', 'P', 'I', 'L', '2'};
+constexpr char MAGIC[8] = {'P', 'Y', 'T', 'S', 'P', 'I', 'L', '3'};
 constexpr int CHUNK_BYTES = 2 << 20;
 
 struct SpillHeader {
@@ -26,6 +26,7 @@ struct SpillHeader {
     uint64_t positions;
     uint32_t sides;
     uint32_t reserved;
+    uint64_t write_id;  // of the table's files (0: none)
 };
 
 struct FileCloser {
@@ -75,9 +76,10 @@ PositionBits cursed_bits(const TableValues& t, Color c) {
 
 }  // namespace
 
-bool write_spill_file(const std::filesystem::path& path, const TableValues& t, std::string* error) {
+bool write_spill_file(const std::filesystem::path& path, const TableValues& t, uint64_t write_id, std::string* error) {
     SpillHeader h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
+    h.write_id = write_id;
     const std::string name = t.index.material().name();
     if (name.size() >= sizeof h.material) return fail(error, "spill: table name too long: " + name);
     std::memcpy(h.material, name.data(), name.size());
@@ -130,6 +132,13 @@ bool spill_file_holds(const std::filesystem::path& path, const Material& materia
     File f(std::fopen(path.c_str(), "rb"));
     SpillHeader h{};
     return f && read_header(f.get(), material, h) && (h.sides & sides) == sides;
+}
+
+std::optional<uint64_t> spill_file_write_id(const std::filesystem::path& path, const Material& material) {
+    File f(std::fopen(path.c_str(), "rb"));
+    SpillHeader h{};
+    if (!f || !read_header(f.get(), material, h)) return std::nullopt;
+    return h.write_id;
 }
 
 std::shared_ptr<TableValues> read_spill_file(const std::filesystem::path& path, const Material& material, uint8_t sides,

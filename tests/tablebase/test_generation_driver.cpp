@@ -186,6 +186,62 @@ TEST_CASE("tables that leave memory while still needed are spilled, read back an
     }
 }
 
+TEST_CASE("tables needed later from a size on are spilled ahead, kept in memory or not", "[tb][driver]") {
+    MemoryStore ahead, small_only;
+    ahead.spills = small_only.spills = true;
+    std::vector<std::string> spilled_names;
+    std::mutex names_mutex;
+    DriverOptions options;
+    options.spill_ahead_positions = 0;  // every table counts as large
+    const auto store = ahead.store();
+    TableStore recording = store;
+    recording.spill = [&](const TableValues& t) {
+        {
+            std::lock_guard<std::mutex> lock(names_mutex);
+            spilled_names.push_back(t.index.material().name());
+        }
+        store.spill(t);
+    };
+    options.threads = 2;
+    options.memory_budget = size_t(1) << 32;
+    generate_tables({*Material::parse("KQvKR"), *Material::parse("KRvKR")}, recording, options);
+    std::sort(spilled_names.begin(), spilled_names.end());
+    // KQvK and KRvK are needed by a later table: spilled after their writes though kept, and
+    // never loaded (they stayed in memory); the two 4-piece tables are needed by none.
+    CHECK(spilled_names == std::vector<std::string>{"KQvK", "KRvK"});
+    CHECK(ahead.loads == 0);
+    // With the default size (five pieces), a roomy run of small tables spills nothing.
+    generate(small_only, size_t(1) << 32);
+    CHECK(small_only.spilled.empty());
+    CHECK(small_only.forgotten.empty());
+}
+
+TEST_CASE("a run started again reads the tables stored before from the spill files left to it", "[tb][driver]") {
+    MemoryStore roomy, resumed;
+    generate(roomy, size_t(1) << 32, {"KQvKR"});
+    // A stopped run stored KRvK and spilled it; it spilled KQvK too, whose files are gone since.
+    resumed.spills = true;
+    resumed.tables["KRvK"] = roomy.tables.at("KRvK");
+    resumed.spilled["KRvK"] = roomy.tables.at("KRvK");
+    resumed.spilled["KQvK"] = roomy.tables.at("KQvK");
+    TableStore store = resumed.store();
+    store.spilled_before = {*Material::parse("KRvK"), *Material::parse("KQvK")};
+    DriverOptions options;
+    options.threads = 2;
+    options.memory_budget = size_t(1) << 32;
+    generate_tables({*Material::parse("KQvKR")}, store, options);
+    // KQvK is generated again: its old spill file is forgotten first, never read. KRvK comes
+    // from its spill file.
+    CHECK(resumed.loads == 1);
+    CHECK(resumed.spill_reads == 1);
+    CHECK(std::count(resumed.forgotten.begin(), resumed.forgotten.end(), "KQvK") == 1);
+    CHECK(resumed.forgotten.front() == "KQvK");
+    for (Color c : {WHITE, BLACK}) {
+        CHECK(resumed.tables.at("KQvKR")->dtm[c] == roomy.tables.at("KQvKR")->dtm[c]);
+        CHECK(resumed.tables.at("KQvKR")->dtz[c] == roomy.tables.at("KQvKR")->dtz[c]);
+    }
+}
+
 TEST_CASE("a spill file gives back the table it was written with, held for conversions, or nothing", "[tb][driver]") {
     MemoryStore roomy;
     generate(roomy, size_t(1) << 32);
@@ -194,8 +250,10 @@ TEST_CASE("a spill file gives back the table it was written with, held for conve
     std::filesystem::create_directories(dir);
     const auto path = dir / "KQvKR.spill";
     std::string error;
-    REQUIRE(write_spill_file(path, t, &error));
+    REQUIRE(write_spill_file(path, t, 12345, &error));
     const Material kqkr = *Material::parse("KQvKR");
+    CHECK(spill_file_write_id(path, kqkr) == std::optional<uint64_t>(12345));  // the write it holds the values of
+    CHECK_FALSE(spill_file_write_id(path, *Material::parse("KRvKR")));
     for (uint8_t sides : {1, 2, 3}) {
         INFO(int(sides));
         std::string why;
@@ -227,13 +285,13 @@ TEST_CASE("a spill file gives back the table it was written with, held for conve
     }
     CHECK_FALSE(read_spill_file(path, kqkr, 3, &why));
     CHECK(why.find("corrupt") != std::string::npos);
-    REQUIRE(write_spill_file(path, t, &error));
+    REQUIRE(write_spill_file(path, t, 0, &error));
     std::filesystem::resize_file(path, bytes - 100);
     CHECK_FALSE(read_spill_file(path, kqkr, 3, &why));
     // A table held with one side only spills that side: the other is refused.
     TableValues one_side = t;
     one_side.dtm[BLACK] = one_side.dtz[BLACK] = {};
-    REQUIRE(write_spill_file(path, one_side, &error));
+    REQUIRE(write_spill_file(path, one_side, 0, &error));
     CHECK(read_spill_file(path, kqkr, 1 << WHITE, &why));
     CHECK_FALSE(read_spill_file(path, kqkr, 1 << BLACK, &why));
     std::filesystem::remove_all(dir);

@@ -9,7 +9,10 @@
 #include <sstream>
 
 #include "engine/core/notation.h"
+#include "tablebase/format/table_file.h"
 #include "tablebase/generate/generator.h"
+#include "tablebase/generate/spill_file.h"
+#include "tablebase/generate/table_loader.h"
 #include "tablebase/generate/table_writer.h"
 #include "tb_test_tables.h"
 
@@ -310,6 +313,37 @@ TEST_CASE("tb generate --memory: tables that do not fit go to spill files and co
         CHECK(r.status == 2);
         CHECK_THAT(r.err, Catch::Contains("--memory"));
     }
+}
+
+TEST_CASE("tb generate carries on with the spill files of a run that was stopped", "[tb][cli][generate]") {
+    const fs::path dir = test::scratch_dir("generate-resume");
+    Outcome r = run_pythia("tb generate KQvK KRvK --dir " + dir.string());
+    REQUIRE(r.status == 0);
+    // What a stopped run leaves: its spill folder, with KQvK's spill file of the files in the
+    // folder, and KRvK's of another write of them.
+    const fs::path stale = dir / ".spill-999999999";
+    fs::create_directory(stale);
+    for (const std::string name : {"KQvK", "KRvK"}) {
+        const tb::Material m = *tb::Material::parse(name);
+        std::string error;
+        const tb::TableSet none;
+        auto t = tb::load_table_values(dir, m, &error, 2, 3, tb::LoadFor::CONVERSIONS, &none);
+        REQUIRE(t);
+        auto f = tb::TableFile::open(tb::table_file_path(dir, m, tb::FileKind::DISTANCE), tb::TableIndex(m),
+                                     tb::FileKind::DISTANCE, &error);
+        REQUIRE(f);
+        const uint64_t write_id = f->write_id() + (name == "KRvK" ? 1 : 0);
+        REQUIRE(tb::write_spill_file(stale / (name + ".spill"), *t, write_id, &error));
+    }
+    r = run_program(std::string("SPDLOG_LEVEL=debug ") + PYTHIA_BINARY, "tb generate KQvKR --dir " + dir.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("carrying on with the spill files of 1 tables"));
+    CHECK_THAT(r.err, Catch::Contains("KRvK: loaded from its files"));
+    CHECK_THAT(r.err, !Catch::Contains("KQvK: loaded from its files"));
+    CHECK_FALSE(fs::exists(stale));
+    r = run_pythia("tb verify KQvKR --dir " + dir.string());
+    CHECK(r.status == 0);
 }
 
 TEST_CASE("tb verify names a table that fails and exits 1", "[tb][cli][verify]") {
