@@ -293,15 +293,23 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         return true;
     };
     auto holds_dtz = [](const TableValues& t) { return !t.dtz[WHITE].empty() || !t.dtz[BLACK].empty(); };
-    // A copy of a kept table as held for conversions (the table itself is shared as const).
-    auto for_conversions = [](const TableValues& t, int threads) {
-        auto copy = std::make_shared<TableValues>(t.index.material());
+    // A kept table as held for conversions. The table is shared as const: its DTM is moved
+    // over where nothing else holds it any more (every table the driver holds was made mutable),
+    // else copied. (Copying held a 5-piece pawn table's DTM twice for a moment, 1.6 GB, and let a
+    // dry run, whose tables are never filled, touch every page of the kept ones.)
+    auto for_conversions = [](std::shared_ptr<const TableValues>& held, int threads) {
+        auto copy = std::make_shared<TableValues>(held->index.material());
+        const bool sole = held.use_count() == 1;
+        TableValues& t = const_cast<TableValues&>(*held);
         for (Color c : {WHITE, BLACK}) {
             if (!t.has_side(c)) continue;
-            copy->dtm[c] = t.dtm[c];
             copy->cursed[c] = t.dtz[c].empty() ? t.cursed[c] : cursed_positions(t.dtz[c], threads);
+            if (sole)
+                copy->dtm[c] = std::move(t.dtm[c]);
+            else
+                copy->dtm[c] = t.dtm[c];
         }
-        return std::shared_ptr<const TableValues>(std::move(copy));
+        held = std::move(copy);
     };
     auto finish_oldest_write = [&] {
         Write w = std::move(writes.front());
@@ -345,7 +353,7 @@ std::vector<GeneratedTable> generate_tables(const std::vector<Material>& request
         // their memory: no later table reads more of them).
         reap_finished_writes();
         for (auto& [name, t] : in_memory)
-            if (holds_dtz(*t) && !held_by_writes(t.get())) t = for_conversions(*t, options.threads);
+            if (holds_dtz(*t) && !held_by_writes(t.get())) for_conversions(t, options.threads);
         // The successors, with the sides to move this table looks up in each: only those are
         // loaded (a kept table without one of them is loaded again).
         const std::vector<std::pair<Material, uint8_t>> needs = m.successor_sides();
