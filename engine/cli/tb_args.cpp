@@ -1,7 +1,10 @@
 #include "engine/cli/tb_args.h"
 
+#include <sys/sysinfo.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -44,6 +47,17 @@ TableArgs parse_table_args(const Args& args, const std::function<bool(const std:
     return out;
 }
 
+namespace {
+
+// The machine's memory and swap in bytes, 0 where it cannot tell.
+size_t machine_memory_bytes() {
+    struct sysinfo info {};
+    if (sysinfo(&info) != 0) return 0;
+    return (size_t(info.totalram) + size_t(info.totalswap)) * size_t(info.mem_unit);
+}
+
+}  // namespace
+
 Args take_memory_budget(const Args& args, size_t& budget) {
     budget = tb::default_memory_budget();
     Args rest;
@@ -60,6 +74,15 @@ Args take_memory_budget(const Args& args, size_t& budget) {
         budget = size_t(gib * double(1 << 30));
     }
     return rest;
+}
+
+void check_budget_fits_machine(size_t budget) {
+    if (const size_t machine = machine_memory_bytes(); machine && budget > machine) {
+        char text[160];
+        std::snprintf(text, sizeof text, "--memory %.1f: more than this machine's %.1f GiB of memory and swap",
+                      double(budget) / double(1 << 30), double(machine) / double(1 << 30));
+        throw UsageError(text);
+    }
 }
 
 }  // namespace pythia::cli

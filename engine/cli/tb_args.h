@@ -28,5 +28,8 @@ TableArgs parse_table_args(const Args& args, const std::function<bool(const std:
 // `budget` gets it, or default_memory_budget() (two thirds of the machine's) without one.
 // Returns the other arguments. A size that is not a positive number of GiB is a UsageError.
 Args take_memory_budget(const Args& args, size_t& budget);
+// A UsageError if `budget` is more than the machine's memory and swap: the kernel would kill
+// the run part way through a table. (A dry run may plan for a larger machine.)
+void check_budget_fits_machine(size_t budget);
 
 }  // namespace pythia::cli

@@ -244,6 +244,7 @@ int tb_generate_command(const Args& args) {
         parse_table_args(rest, [&](const std::string& flag) { return flag == "--dry-run" && (dry_run = true); });
     if (a.tables.empty()) throw UsageError("which tables? name them or give --all 3, 4 or 5");
     if (dry_run) return list_planned_tables(a, memory_budget);
+    check_budget_fits_machine(memory_budget);
     std::error_code ec;
     fs::create_directories(a.dir, ec);
     if (ec) {

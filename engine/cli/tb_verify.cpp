@@ -17,6 +17,7 @@ int tb_verify_command(const Args& args) {
     bool wdl_only = false;
     size_t memory_budget = 0;  // for the tables kept for later ones and the check under way
     const Args rest = take_memory_budget(args, memory_budget);
+    check_budget_fits_machine(memory_budget);
     TableArgs a =
         parse_table_args(rest, [&](const std::string& flag) { return flag == "--wdl-only" && (wdl_only = true); });
     if (a.all_stored || a.tables.empty()) {

@@ -307,7 +307,9 @@ TEST_CASE("tb generate --memory: tables that do not fit go to spill files and co
     r = run_program(PYTHIA_TB_COMPARE, roomy.string() + " " + tight.string());
     CHECK(r.status == 0);
 #endif
-    for (const char* bad : {"--memory", "--memory abc", "--memory 0", "--memory -1", "--memory 2e9"}) {
+    // 100 000 GiB: more than any machine this runs on has (the kernel would kill the run).
+    for (const char* bad :
+         {"--memory", "--memory abc", "--memory 0", "--memory -1", "--memory 2e9", "--memory 100000"}) {
         r = run_pythia(std::string("tb generate KQvKR ") + bad + " --dir " + tight.string());
         INFO(bad);
         CHECK(r.status == 2);
