@@ -37,8 +37,8 @@ TableArgs parse_table_args(const Args& args, const std::function<bool(const std:
             throw UsageError("unknown option '" + a + "'");
         } else {
             auto m = tb::Material::parse(a);
-            if (!m || m->total() < 3 || m->total() > 5)
-                throw UsageError("'" + a + "' is not a material of 3 to 5 pieces such as KQvKR");
+            if (!m || m->total() < 3 || m->total() > tb::MAX_PIECES)
+                throw UsageError("'" + a + "' is not a material of 3 to 6 pieces such as KQvKR");
             out.tables.push_back(m->normalized());
         }
     }

@@ -21,7 +21,7 @@ struct TableArgs {
 };
 
 // Parses `args`. `flag(arg)` may take a verb's own flags (returning true); anything else that
-// starts with "--" or names no material of 3 to 5 pieces is a UsageError.
+// starts with "--" or names no material of 3 to 6 pieces is a UsageError.
 TableArgs parse_table_args(const Args& args, const std::function<bool(const std::string&)>& flag = {});
 
 // Takes `--memory GiB` (the bytes of tables a command may hold in memory at once) out of `args`:

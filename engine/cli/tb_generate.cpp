@@ -176,7 +176,7 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
     store.present = [&](const Material& m, std::string* why) { return table_files_valid(a.dir, m, why); };
     store.load = [&](const Material& m, uint8_t sides, const TableSet*, std::string*) {
         const uint64_t positions = TableIndex(m).size() * uint64_t(__builtin_popcount(sides));
-        loads += " " + m.name();
+        loads.append(" ").append(m.name());
         table_loaded += positions;
         ++load_count;
         return sized(m, sides, true);

@@ -49,8 +49,12 @@ size_t table_values_memory(const Material& m) {
 }
 
 // Bytes a generation uses besides the values: per slice the cells of both metrics and sides, 4
-// bytes each, with the lists of scheduled positions counted as much again (a bound).
-size_t generation_memory(const Material& m) { return size_t(TableIndex(m.normalized()).slice_size()) * 32; }
+// bytes each, with the lists of scheduled positions counted as much again (a bound), or twice as
+// much where the slice needs 64-bit position ids.
+size_t generation_memory(const Material& m) {
+    const uint64_t slice = TableIndex(m.normalized()).slice_size();
+    return size_t(slice) * (needs_wide_position_ids(slice) ? 48 : 32);
+}
 
 size_t default_memory_budget() {
     const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
@@ -122,7 +126,7 @@ LoadPlan plan_loads(const Material& table, const std::function<bool(const Materi
         const bool through = through_of[s.name()];
         if (through)
             for (const auto& [t, t_sides] : s.successor_sides()) place(t);
-        order.push_back({s, sides_of[s.name()], through, is_subtable(s)});
+        order.push_back({s, sides_of[s.name()], through, is_subtable(s), false, {}, {}});
     };
     for (const auto& [s, sides] : needs) place(s);
     // The tables a load reads through (those loaded by the plan), and how many loads still will.

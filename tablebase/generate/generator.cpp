@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -44,17 +45,25 @@ bool kings_on_one_diagonal(Square wk, Square bk) {
 }
 
 // Positions in the solver's lists: slice-relative index, whether it is lost (so that the
-// frontier need not read the value back from a cold cache line) and the side to move.
-inline uint32_t position_id(uint64_t r, Color stm, bool lost) { return uint32_t(r << 2 | uint64_t(lost) << 1 | stm); }
+// frontier need not read the value back from a cold cache line) and the side to move. Id is
+// uint32_t where the slice has fewer than 2^30 positions (every table of up to five pieces) and
+// uint64_t beyond: 32-bit ids halve the lists, which hold hundreds of megabytes in a 5-piece
+// table, and the batches of predecessors the solver keeps in cache.
+template <typename Id>
+inline Id position_id(uint64_t r, Color stm, bool lost) {
+    return Id(r << 2 | uint64_t(lost) << 1 | stm);
+}
 
-// Sorts position ids (by index) in three byte-ish passes; O(n), unlike std::sort.
-inline void radix_sort(std::vector<uint32_t>& v, std::vector<uint32_t>& scratch) {
+// Sorts position ids (by index) in passes of 11 bits over the low `bits` bits (three passes
+// for 32-bit ids); O(n), unlike std::sort.
+template <typename Id>
+inline void radix_sort(std::vector<Id>& v, std::vector<Id>& scratch, int bits) {
     scratch.resize(v.size());
-    for (int shift = 0; shift < 32; shift += 11) {
+    for (int shift = 0; shift < bits; shift += 11) {
         size_t counts[2049] = {};
-        for (uint32_t x : v) ++counts[((x >> shift) & 2047) + 1];
+        for (Id x : v) ++counts[((x >> shift) & 2047) + 1];
         for (int i = 0; i < 2048; ++i) counts[i + 1] += counts[i];
-        for (uint32_t x : v) scratch[counts[(x >> shift) & 2047]++] = x;
+        for (Id x : v) scratch[counts[(x >> shift) & 2047]++] = x;
         v.swap(scratch);
     }
 }
@@ -65,8 +74,9 @@ constexpr size_t BATCH = 64;
 constexpr size_t MAX_UNMOVES = 8 + 4 * 27;
 
 // A position whose value may change because one of its successors was just decided.
-struct Predecessor {
-    uint32_t r;       // slice-relative index
+template <typename Id>
+struct PredecessorOf {
+    Id r;             // slice-relative index
     uint8_t mover;    // side to move in the predecessor
     uint8_t winning;  // the predecessor wins by this move (the successor is lost)
     uint8_t weight;   // its symmetry weight for the move counter
@@ -83,7 +93,8 @@ struct Cell {
 };
 
 // One metric's solving state for a slice.
-struct Metric {
+template <typename Id>
+struct MetricState {
     Cell* cells[COLOR_NB];              // the slice's working values and counters
     Value* output[COLOR_NB];            // where the final values of the slice go
     uint64_t* resolved[COLOR_NB] = {};  // DTZ only: the table's capture_resolved bits
@@ -95,26 +106,26 @@ struct Metric {
     // solve() only: a bit per cell of the slice, set where the value can no longer change
     // (illegal or final), so that such a predecessor is passed over without reading its cell.
     uint64_t* settled[COLOR_NB] = {};
-    std::vector<std::vector<uint32_t>> buckets;  // pending positions by distance
-    std::vector<uint32_t> mates;                 // finalised at distance 0
+    std::vector<std::vector<Id>> buckets;  // pending positions by distance
+    std::vector<Id> mates;                 // finalised at distance 0
 
     // Takes over another (per-thread) state's scheduled positions: moved where this state has
     // none at that distance, appended otherwise (in a 5-piece table these lists hold hundreds
     // of megabytes, and this runs on one thread per metric).
-    void absorb(Metric& other) {
+    void absorb(MetricState& other) {
         take(mates, other.mates);
         if (buckets.size() < other.buckets.size()) buckets.resize(other.buckets.size());
         for (size_t d = 0; d < other.buckets.size(); ++d) take(buckets[d], other.buckets[d]);
     }
-    static void take(std::vector<uint32_t>& to, std::vector<uint32_t>& from) {
+    static void take(std::vector<Id>& to, std::vector<Id>& from) {
         if (to.empty())
             to.swap(from);
         else
             to.insert(to.end(), from.begin(), from.end());
-        std::vector<uint32_t>().swap(from);
+        std::vector<Id>().swap(from);
     }
 
-    void schedule(uint32_t pos, int distance) {
+    void schedule(Id pos, int distance) {
         if (buckets.size() <= size_t(distance)) buckets.resize(distance + 1);
         buckets[distance].push_back(pos);
     }
@@ -131,7 +142,11 @@ struct ConversionPlan {
     int8_t source[MAX_PIECES] = {};
 };
 
+template <typename Id>
 class Generator {
+    using Metric = MetricState<Id>;
+    using Predecessor = PredecessorOf<Id>;
+
 public:
     Generator(const Material& material, const TableSet& subtables, const GenerationOptions& options)
         : table_(std::make_shared<TableValues>(material)),
@@ -141,8 +156,8 @@ public:
 
     std::shared_ptr<TableValues> run() {
         prepare_plans();
-        if (index_.slice_size() >= (uint64_t(1) << 30))
-            throw std::runtime_error(index_.material().name() + ": slices this large are not supported");
+        if (index_.slice_size() > (std::numeric_limits<Id>::max() >> 2) + 1)
+            throw std::logic_error(index_.material().name() + ": slices too large for the solver's position ids");
         const uint64_t size = index_.size();
         // Nothing is written here: every slice's initialisation writes all its cells and its
         // solve all its output values, on both threads, so the pages are first touched there.
@@ -416,12 +431,12 @@ private:
                             break;
                     }
                 });
-                const uint32_t pos = position_id(r, us, false);
+                const Id pos = position_id<Id>(r, us, false);
                 if (moves == 0) {
                     if (b.in_check(us)) {
                         dtm.cells[us][r].value = dtz.cells[us][r].value = loss_in(0);
-                        dtm.mates.push_back(position_id(r, us, true));
-                        dtz.mates.push_back(position_id(r, us, true));
+                        dtm.mates.push_back(position_id<Id>(r, us, true));
+                        dtz.mates.push_back(position_id<Id>(r, us, true));
                     } else {
                         dtm.cells[us][r] = dtz.cells[us][r] = Cell{VALUE_UNKNOWN, ESCAPE, 0};  // stalemate
                     }
@@ -438,7 +453,7 @@ private:
         }
     }
 
-    static void set_initial(Metric& m, uint64_t r, Color us, uint32_t pos, int win, int seed, uint8_t count) {
+    static void set_initial(Metric& m, uint64_t r, Color us, Id pos, int win, int seed, uint8_t count) {
         if (win) {
             m.cells[us][r].value = Value(KIND_PENDING_WIN | win);
             m.schedule(pos, win);
@@ -454,13 +469,15 @@ private:
     // Retrograde solving of one metric in a slice, by increasing distance.
     void solve(uint64_t base, Metric& m) const {
         const bool pawnless = !index_.has_pawns();
-        std::vector<uint32_t> frontier = std::move(m.mates), next, scratch;
+        std::vector<Id> frontier = std::move(m.mates), next, scratch;
         // Filled by plain stores (a push_back's capacity test per un-move cost 8 % of the solve).
         std::vector<Predecessor> preds(BATCH * MAX_UNMOVES);
         // Two thirds to three quarters of all predecessor updates (KQvKR, KBNvK, KRPvK) found an
         // illegal or already final cell: a cache miss for nothing. The settled bits are 32
         // times denser than the cells, so they mostly come from the cache.
         const uint64_t n = index_.slice_size();
+        // The bits a position id of this slice may use: what the radix sort orders by.
+        const int id_bits = sizeof(Id) == 4 ? 32 : 64 - __builtin_clzll((n - 1) << 2 | 3);
         std::vector<uint64_t> settled[COLOR_NB];
         for (Color c : {WHITE, BLACK}) {
             settled[c].assign((n + 63) / 64, 0);
@@ -473,7 +490,7 @@ private:
         for (int d = 0; d < int(m.buckets.size()) || !frontier.empty(); ++d) {
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
-                for (uint32_t pos : m.buckets[d]) {
+                for (Id pos : m.buckets[d]) {
                     Value& v = m.cells[pos & 1][pos >> 2].value;
                     if (v == Value(KIND_PENDING_WIN | d))
                         v = win_in(d);
@@ -484,11 +501,11 @@ private:
                     set_bit(m.settled[pos & 1], pos >> 2);
                     frontier.push_back(pos);
                 }
-                std::vector<uint32_t>().swap(m.buckets[d]);
+                std::vector<Id>().swap(m.buckets[d]);
             }
             next.clear();
             // In index order, neighbouring frontier positions share cache lines and pages.
-            if (frontier.size() > 65536) radix_sort(frontier, scratch);
+            if (frontier.size() > 65536) radix_sort(frontier, scratch, id_bits);
             // The frontier is worked through in batches: first every predecessor's index is
             // computed and its settled bit prefetched; then those not settled are kept and their
             // cells prefetched; then they are updated, in the same order. The updates are random
@@ -535,7 +552,7 @@ private:
 
     // Appends the predecessors of a frontier position (un-moves of the side that just moved,
     // without uncapturing; pawns never move inside a slice) and prefetches their settled bits.
-    Predecessor* collect_predecessors(uint64_t base, const Metric& m, uint32_t pos, bool pawnless,
+    Predecessor* collect_predecessors(uint64_t base, const Metric& m, Id pos, bool pawnless,
                                       Predecessor* out) const {
         const Color stm = Color(pos & 1);
         const uint64_t r = pos >> 2;
@@ -562,19 +579,19 @@ private:
                     weight = uint8_t(stabilizer_size(pcs, b.n));
                 }
                 __builtin_prefetch(&m.settled[mover][qr >> 6]);
-                *out++ = {uint32_t(qr), uint8_t(mover), uint8_t(lost), weight};
+                *out++ = {Id(qr), uint8_t(mover), uint8_t(lost), weight};
             }
         }
         return out;
     }
 
-    void update_predecessor(Metric& m, const Predecessor& pr, int d, std::vector<uint32_t>& next) const {
+    void update_predecessor(Metric& m, const Predecessor& pr, int d, std::vector<Id>& next) const {
         const Color mover = Color(pr.mover);
         Cell& cell = m.cells[mover][pr.r];
         Value& v = cell.value;
         if (v == VALUE_ILLEGAL) return;
         const Value kind = v & KIND_MASK;
-        const uint32_t won = position_id(pr.r, mover, false), lost = position_id(pr.r, mover, true);
+        const Id won = position_id<Id>(pr.r, mover, false), lost = position_id<Id>(pr.r, mover, true);
         if (pr.winning) {
             // The predecessor wins by moving here.
             if (kind == VALUE_UNKNOWN || kind == KIND_LOSS_SEED ||
@@ -614,9 +631,14 @@ private:
 
 }  // namespace
 
+bool needs_wide_position_ids(uint64_t slice_size) { return slice_size > (uint64_t(1) << 30); }
+
 std::shared_ptr<TableValues> generate_table(const Material& material, const TableSet& subtables,
                                             const GenerationOptions& options) {
-    return Generator(material.normalized(), subtables, options).run();
+    const Material m = material.normalized();
+    if (options.wide_ids || needs_wide_position_ids(TableIndex(m).slice_size()))
+        return Generator<uint64_t>(m, subtables, options).run();
+    return Generator<uint32_t>(m, subtables, options).run();
 }
 
 }  // namespace pythia::tb

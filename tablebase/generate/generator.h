@@ -25,9 +25,16 @@ namespace pythia::tb {
 
 struct GenerationOptions {
     int threads = 1;
+    // 64-bit position ids in the solver even where the slices need no more than 32 bits (which
+    // they do up to 2^30 positions): the tests compare the two.
+    bool wide_ids = false;
     // Called now and then with a line of progress (for stderr).
     std::function<void(const std::string&)> progress;
 };
+
+// True if a slice of this many positions needs the solver's 64-bit position ids (each of its
+// list entries 8 bytes instead of 4); no table of up to five pieces does.
+bool needs_wide_position_ids(uint64_t slice_size);
 
 // Generates the table of `material` (normalised). Every table it converts into must be in
 // `subtables` (except bare kings). Throws std::runtime_error if one is missing.

@@ -86,6 +86,30 @@ TEST_CASE("generated tables equal Gaviota DTM and Syzygy WDL/DTZ everywhere", "[
     }
 }
 
+TEST_CASE("64-bit position ids give the values 32-bit ones do", "[tb][generator]") {
+    // The solver keeps 32-bit ids up to 2^30 positions a slice (the id holds the index times
+    // four), 64-bit ones beyond: six-piece slices. Forced wide here, on the tables under test.
+    CHECK_FALSE(needs_wide_position_ids(uint64_t(1) << 30));
+    CHECK(needs_wide_position_ids((uint64_t(1) << 30) + 1));
+    TableSet wide;
+    GenerationOptions options;
+    options.threads = 2;
+    options.wide_ids = true;
+    for (const char* name : table_names()) {
+        INFO(name);
+        const auto t = generate_table(*Material::parse(name), wide, options);
+        const TableValues& narrow = table(name);
+        for (Color c : {WHITE, BLACK}) {
+            CHECK(t->dtm[c] == narrow.dtm[c]);
+            CHECK(t->dtz[c] == narrow.dtz[c]);
+            CHECK(t->capture_resolved[c] == narrow.capture_resolved[c]);
+            CHECK(t->promotion_resolved[c] == narrow.promotion_resolved[c]);
+            CHECK(t->moves_resolved_dtm[c] == narrow.moves_resolved_dtm[c]);
+        }
+        wide.add(t);
+    }
+}
+
 TEST_CASE("published longest mates are reproduced", "[tb][generator]") {
     CHECK(longest_win_in_moves(table("KQvK")) == 10);
     CHECK(longest_win_in_moves(table("KRvK")) == 16);

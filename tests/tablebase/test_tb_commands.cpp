@@ -422,6 +422,7 @@ TEST_CASE("help and --help print every command's usage on stdout, and usage erro
          {Case{"frobnicate", "unknown command 'frobnicate'"}, Case{"tb", "which command?"},
           Case{"tb recompress --all", "unknown command 'recompress'"}, Case{"tb generate", "which tables?"},
           Case{"tb generate KQvKQvK", "not a material"},
+          Case{"tb generate KQRBNvKQ", "'KQRBNvKQ' is not a material of 3 to 6 pieces"},
           Case{"tb generate --all 6", "--all must be a number from 3 to 5"},
           Case{"tb verify --threads 0", "--threads must be a number from 1 to 256"},
           Case{"tb verify --one-side", "unknown option '--one-side'"}, Case{"tb info --dir", "--dir needs a folder"},
