@@ -82,6 +82,10 @@ public:
     // Slices (pawn tables; a pawnless table is one slice).
     int num_slices() const { return int(slice_pawns_.size()); }
     uint64_t slice_size() const { return slice_size_; }
+    // Positions per king pair inside a slice: a slice is its king pairs (462 pawnless, 64 x 64
+    // with pawns), each followed by this many positions of the other pieces, which move without
+    // leaving their king pair.
+    uint64_t king_pair_size() const { return rest_size_; }
 
 private:
     struct Group {

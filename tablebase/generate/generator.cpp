@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
+#include "tablebase/generate/process_group.h"
 #include "tablebase/probe/move_values.h"
 
 namespace pythia::tb {
@@ -73,6 +75,12 @@ inline void radix_sort(std::vector<Id>& v, std::vector<Id>& scratch, int bits) {
 constexpr size_t BATCH = 64;
 constexpr size_t MAX_UNMOVES = 8 + 4 * 27;
 
+// Shared among processes (ProcessGroup), a distance's frontier is worked through in rounds of at
+// most this many positions a process, each ending in the exchange of the un-moves that left the
+// process's king pairs: a king's 8 un-moves of 8 or 16 bytes bound a round's messages to
+// 128 MB.
+constexpr size_t EXCHANGE_ROUND = size_t(1) << 20;
+
 // A position whose value may change because one of its successors was just decided.
 template <typename Id>
 struct PredecessorOf {
@@ -108,6 +116,9 @@ struct MetricState {
     uint64_t* settled[COLOR_NB] = {};
     std::vector<std::vector<Id>> buckets;  // pending positions by distance
     std::vector<Id> mates;                 // finalised at distance 0
+    // Shared among processes: predecessors owned by each other process, as raw records, until
+    // the round's exchange.
+    std::vector<std::vector<uint8_t>> outgoing;
 
     // Takes over another (per-thread) state's scheduled positions: moved where this state has
     // none at that distance, appended otherwise (in a 5-piece table these lists hold hundreds
@@ -152,7 +163,21 @@ public:
         : table_(std::make_shared<TableValues>(material)),
           index_(table_->index),
           subtables_(subtables),
-          options_(options) {}
+          options_(options),
+          group_(options.group) {
+        // Each process owns a contiguous run of every slice's king pairs (all of them when alone).
+        ranks_ = group_ ? group_->size() : 1;
+        rank_ = group_ ? group_->rank() : 0;
+        pair_size_ = index_.king_pair_size();
+        const uint64_t pairs = index_.slice_size() / pair_size_;
+        owner_of_pair_.resize(pairs);
+        for (int p = 0; p < ranks_; ++p) {
+            owned_.push_back(pairs * p / ranks_ * pair_size_);
+            for (uint64_t k = pairs * p / ranks_; k < pairs * (p + 1) / ranks_; ++k) owner_of_pair_[k] = uint16_t(p);
+        }
+        owned_.push_back(index_.slice_size());
+        if (ranks_ > 65535) throw std::runtime_error("more than 65535 processes for one table");
+    }
 
     std::shared_ptr<TableValues> run() {
         prepare_plans();
@@ -193,12 +218,15 @@ public:
             initialise_slice(base, dtm, dtz);
             const auto solve_start = std::chrono::steady_clock::now();
             initialise_seconds += std::chrono::duration<double>(solve_start - slice_start).count();
-            // The two metrics are independent: solve them side by side.
-            run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) {
+            // The two metrics are independent: solve them side by side (one after the other when
+            // shared among processes, whose exchanges are collective calls of one thread).
+            run_parallel(options_.threads >= 2 && !group_ ? 2 : 1, 2, [&](int which) {
+                const auto metric_start = std::chrono::steady_clock::now();
                 solve(base, which == 0 ? dtm : dtz);
                 solve_seconds[which] +=
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - metric_start).count();
             });
+            if (group_) gather_slice(base);
 
             auto now = std::chrono::steady_clock::now();
             if (options_.progress &&
@@ -237,13 +265,32 @@ private:
             if (e) std::rethrow_exception(e);
     }
 
-    // Initialises a slice in chunks, one per thread; each chunk schedules into its own lists.
-    void initialise_slice(uint64_t base, Metric& dtm, Metric& dtz) const {
+    // Shared among processes: the slice's values from every process. A pawn table's later slices
+    // look up this one's (pawn moves), so every process gets them; a pawnless table's are only
+    // written, by process 0. The bits for the writer go to process 0.
+    void gather_slice(uint64_t base) {
         const uint64_t n = index_.slice_size();
+        std::vector<uint64_t> offsets;
+        for (uint64_t o : owned_) offsets.push_back(base + o);
+        const bool root_only = !index_.has_pawns();
+        for (Color c : {WHITE, BLACK}) {
+            group_->gather(table_->dtm[c].data(), sizeof(Value), offsets, root_only);
+            group_->gather(table_->dtz[c].data(), sizeof(Value), offsets, root_only);
+            const uint64_t first = base / 64, words = (base + n + 63) / 64 - first;
+            for (PositionBits* bits :
+                 {&table_->capture_resolved[c], &table_->moves_resolved_dtm[c], &table_->promotion_resolved[c]})
+                if (!bits->empty()) group_->or_words(bits->data() + first, words, true);
+        }
+    }
+
+    // Initialises this process's part of a slice in chunks, one per thread; each chunk schedules
+    // into its own lists.
+    void initialise_slice(uint64_t base, Metric& dtm, Metric& dtz) const {
+        const uint64_t lo = owned_[rank_], n = owned_[rank_ + 1] - lo;
         const int chunks = std::max(1, std::min<int>(options_.threads, int(n / 4096) + 1));
         std::vector<Metric> local_dtm(chunks, dtm), local_dtz(chunks, dtz);
         run_parallel(chunks, chunks, [&](int c) {
-            initialise_range(base, n * c / chunks, n * (c + 1) / chunks, local_dtm[c], local_dtz[c]);
+            initialise_range(base, lo + n * c / chunks, lo + n * (c + 1) / chunks, local_dtm[c], local_dtz[c]);
         });
         run_parallel(options_.threads >= 2 ? 2 : 1, 2, [&](int which) {
             Metric& to = which == 0 ? dtm : dtz;
@@ -475,19 +522,23 @@ private:
         // Two thirds to three quarters of all predecessor updates (KQvKR, KBNvK, KRPvK) found an
         // illegal or already final cell: a cache miss for nothing. The settled bits are 32
         // times denser than the cells, so they mostly come from the cache.
-        const uint64_t n = index_.slice_size();
+        const uint64_t n = index_.slice_size(), lo = owned_[rank_], hi = owned_[rank_ + 1];
         // The bits a position id of this slice may use: what the radix sort orders by.
         const int id_bits = sizeof(Id) == 4 ? 32 : 64 - __builtin_clzll((n - 1) << 2 | 3);
         std::vector<uint64_t> settled[COLOR_NB];
         for (Color c : {WHITE, BLACK}) {
             settled[c].assign((n + 63) / 64, 0);
             m.settled[c] = settled[c].data();
-            for (uint64_t r = 0; r < n; ++r) {
+            for (uint64_t r = lo; r < hi; ++r) {
                 const Value v = m.cells[c][r].value;
                 if (v == VALUE_ILLEGAL || is_final(v)) set_bit(settled[c].data(), r);
             }
         }
-        for (int d = 0; d < int(m.buckets.size()) || !frontier.empty(); ++d) {
+        m.outgoing.assign(ranks_, {});
+        std::vector<uint8_t> received;
+        // Shared among processes, every process takes each distance (and round) in step.
+        auto anywhere = [&](bool here) { return group_ ? group_->max(here) != 0 : here; };
+        for (int d = 0; anywhere(d < int(m.buckets.size()) || !frontier.empty()); ++d) {
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
                 for (Id pos : m.buckets[d]) {
@@ -510,17 +561,29 @@ private:
             // computed and its settled bit prefetched; then those not settled are kept and their
             // cells prefetched; then they are updated, in the same order. The updates are random
             // accesses into large arrays; prefetching a batch keeps many cache misses in flight.
-            for (size_t start = 0; start < frontier.size(); start += BATCH) {
-                Predecessor* out = preds.data();
-                const size_t end = std::min(frontier.size(), start + BATCH);
-                for (size_t f = start; f < end; ++f) out = collect_predecessors(base, m, frontier[f], pawnless, out);
-                Predecessor* kept = preds.data();
-                for (const Predecessor* pr = preds.data(); pr != out; ++pr)
-                    if (!test_bit(m.settled[pr->mover], pr->r)) {
-                        __builtin_prefetch(&m.cells[pr->mover][pr->r], 1);
-                        *kept++ = *pr;
-                    }
-                for (const Predecessor* pr = preds.data(); pr != kept; ++pr) update_predecessor(m, *pr, d, next);
+            // The updates of one distance commute (a win is set once, a counter only falls), so
+            // neither their order nor the rounds of an exchange change a value.
+            const uint64_t rounds = group_ ? group_->max((frontier.size() + EXCHANGE_ROUND - 1) / EXCHANGE_ROUND) : 1;
+            for (uint64_t round = 0; round < rounds; ++round) {
+                const size_t begin = group_ ? std::min(frontier.size(), round * EXCHANGE_ROUND) : 0;
+                const size_t end = group_ ? std::min(frontier.size(), begin + EXCHANGE_ROUND) : frontier.size();
+                for (size_t start = begin; start < end; start += BATCH) {
+                    Predecessor* out = preds.data();
+                    const size_t batch_end = std::min(end, start + BATCH);
+                    for (size_t f = start; f < batch_end; ++f)
+                        out = collect_predecessors(base, m, frontier[f], pawnless, out);
+                    update_batch(m, preds.data(), out, d, next);
+                }
+                if (!group_) continue;
+                // The un-moves other processes found into this one's king pairs, in batches.
+                group_->all_to_all(m.outgoing, received);
+                for (auto& o : m.outgoing) o.clear();
+                const size_t count = received.size() / sizeof(Predecessor);
+                for (size_t start = 0; start < count; start += preds.size()) {
+                    const size_t k = std::min(preds.size(), count - start);
+                    std::memcpy(preds.data(), received.data() + start * sizeof(Predecessor), k * sizeof(Predecessor));
+                    update_batch(m, preds.data(), preds.data() + k, d, next);
+                }
             }
             std::swap(frontier, next);
         }
@@ -530,7 +593,7 @@ private:
         // promotions, reach their final WDL; only the DTZ thread writes these bits, and slices
         // are solved one after another.
         for (Color c : {WHITE, BLACK})
-            for (uint64_t r = 0; r < n; ++r) {
+            for (uint64_t r = lo; r < hi; ++r) {
                 const Cell& cell = m.cells[c][r];
                 const Value v = cell.value;
                 const Value out = v != VALUE_ILLEGAL && !is_final(v) ? VALUE_UNKNOWN : v;
@@ -550,10 +613,23 @@ private:
             }
     }
 
+    // Updates the predecessors [first, last): those not settled are kept, their cells prefetched,
+    // then updated in order.
+    void update_batch(Metric& m, Predecessor* first, const Predecessor* last, int d, std::vector<Id>& next) const {
+        Predecessor* kept = first;
+        for (const Predecessor* pr = first; pr != last; ++pr)
+            if (!test_bit(m.settled[pr->mover], pr->r)) {
+                __builtin_prefetch(&m.cells[pr->mover][pr->r], 1);
+                *kept++ = *pr;
+            }
+        for (const Predecessor* pr = first; pr != kept; ++pr) update_predecessor(m, *pr, d, next);
+    }
+
     // Appends the predecessors of a frontier position (un-moves of the side that just moved,
     // without uncapturing; pawns never move inside a slice) and prefetches their settled bits.
-    Predecessor* collect_predecessors(uint64_t base, const Metric& m, Id pos, bool pawnless,
-                                      Predecessor* out) const {
+    // Shared among processes, a king's un-move into another process's king pairs goes to
+    // m.outgoing for it instead (the other pieces' un-moves keep the king pair).
+    Predecessor* collect_predecessors(uint64_t base, Metric& m, Id pos, bool pawnless, Predecessor* out) const {
         const Color stm = Color(pos & 1);
         const uint64_t r = pos >> 2;
         const bool lost = pos & 2;
@@ -577,6 +653,16 @@ private:
                     PieceOn pcs[MAX_PIECES];
                     for (int j = 0; j < b.n; ++j) pcs[j] = {b.pieces[j].color, b.pieces[j].type, j == i ? to : p[j]};
                     weight = uint8_t(stabilizer_size(pcs, b.n));
+                }
+                if (i < 2 && ranks_ > 1) {
+                    const int owner = owner_of_pair_[qr / pair_size_];
+                    if (owner != rank_) {
+                        const Predecessor record{Id(qr), uint8_t(mover), uint8_t(lost), weight};
+                        auto& o = m.outgoing[owner];
+                        o.resize(o.size() + sizeof record);
+                        std::memcpy(o.data() + o.size() - sizeof record, &record, sizeof record);
+                        continue;
+                    }
                 }
                 __builtin_prefetch(&m.settled[mover][qr >> 6]);
                 *out++ = {Id(qr), uint8_t(mover), uint8_t(lost), weight};
@@ -624,6 +710,13 @@ private:
     const TableIndex& index_;
     const TableSet& subtables_;
     GenerationOptions options_;
+    ProcessGroup* group_ = nullptr;  // shared among processes, or alone (nullptr)
+    int rank_ = 0, ranks_ = 1;
+    uint64_t pair_size_ = 1;               // positions per king pair in a slice
+    std::vector<uint64_t> owned_;          // process p owns [owned_[p], owned_[p + 1]) of every slice
+    std::vector<uint16_t> owner_of_pair_;  // the process that owns each king pair of a slice
+    // The slice's cells and leaving values: only this process's part is ever touched, so its
+    // memory falls with the number of processes.
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
     std::vector<Value, UninitialisedAllocator<Value>> leaving_dtm_[COLOR_NB];  // Metric::leaving of the slice
     ConversionPlan plans_[MAX_PIECES + 1][MAX_PIECES][5];

@@ -23,8 +23,15 @@
 
 namespace pythia::tb {
 
+class ProcessGroup;
+
 struct GenerationOptions {
     int threads = 1;
+    // The processes this generation is shared among (process_group.h), each solving its part of
+    // every slice, or nullptr: this process alone. Process 0 gets the whole table; the others a
+    // table with their part of it only (with pawns: every slice's values, which the later ones
+    // look up).
+    ProcessGroup* group = nullptr;
     // 64-bit position ids in the solver even where the slices need no more than 32 bits (which
     // they do up to 2^30 positions): the tests compare the two.
     bool wide_ids = false;
