@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/cli/command.h"
 #include "engine/core/data_paths.h"
 #include "tablebase/format/material.h"
+#include "tablebase/format/table_set.h"
+#include "tablebase/generate/generator.h"
 
 namespace pythia::cli {
 
@@ -31,5 +34,11 @@ Args take_memory_budget(const Args& args, size_t& budget);
 // A UsageError if `budget` is more than the machine's memory and swap: the kernel would kill
 // the run part way through a table. (A dry run may plan for a larger machine.)
 void check_budget_fits_machine(size_t budget);
+
+// How `tb generate` makes each table (tb_generate.cpp): unset, generate_table in this process;
+// pythia-mpi (engine/mpi_main.cpp) shares each one among the ranks of an MPI job.
+using TableGeneration = std::function<std::shared_ptr<const tb::TableValues>(const tb::Material&, const tb::TableSet&,
+                                                                             const tb::GenerationOptions&)>;
+void set_table_generation(TableGeneration generation);
 
 }  // namespace pythia::cli

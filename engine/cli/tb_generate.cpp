@@ -235,6 +235,15 @@ int list_planned_tables(const TableArgs& a, size_t memory_budget) {
 
 }  // namespace
 
+namespace {
+TableGeneration& table_generation() {
+    static TableGeneration generation;
+    return generation;
+}
+}  // namespace
+
+void set_table_generation(TableGeneration generation) { table_generation() = std::move(generation); }
+
 int tb_generate_command(const Args& args) {
     bool dry_run = false;
     size_t memory_budget = 0;
@@ -323,6 +332,7 @@ int tb_generate_command(const Args& args) {
     DriverOptions options;
     options.threads = a.threads;
     options.memory_budget = memory_budget;
+    options.generate = table_generation();
     options.progress = [&](const std::string& line) { progress.line(line); };
     options.plan = [&](const std::vector<Material>& tables) { progress.plan(tables); };
     try {

@@ -3,11 +3,11 @@
 
 PYTHIA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
-# Packages the build needs (the tablebase server's HTTP and JSON libraries among them), and those
+# Packages the build needs (the tablebase server's HTTP and JSON libraries, Open MPI for pythia-mpi), and those
 # only the tests need (clang-format for the format check; reference tablebase probers; Chromium
 # and Selenium for the explorer's test; PyTorch for the trainer's test, eval/nnue/train.py).
 BUILD_PACKAGES=(build-essential cmake pkg-config catch2 libspdlog-dev libfmt-dev libxxhash-dev liblz4-dev
-                libcpp-httplib-dev libboost-dev nlohmann-json3-dev)
+                libcpp-httplib-dev libboost-dev nlohmann-json3-dev openmpi-bin libopenmpi-dev)
 TEST_PACKAGES=(clang-format libgaviotatb-dev gaviotatb libfathom-dev polyglot gnuchess-book
                python3-selenium chromium chromium-driver python3-torch python3-numpy)
 

@@ -536,9 +536,8 @@ private:
         }
         m.outgoing.assign(ranks_, {});
         std::vector<uint8_t> received;
-        // Shared among processes, every process takes each distance (and round) in step.
-        auto anywhere = [&](bool here) { return group_ ? group_->max(here) != 0 : here; };
-        for (int d = 0; anywhere(d < int(m.buckets.size()) || !frontier.empty()); ++d) {
+        for (int d = 0;; ++d) {
+            if (!group_ && d >= int(m.buckets.size()) && frontier.empty()) break;
             // Pending values of distance d are final now: nothing shorter was found.
             if (d < int(m.buckets.size())) {
                 for (Id pos : m.buckets[d]) {
@@ -563,7 +562,17 @@ private:
             // accesses into large arrays; prefetching a batch keeps many cache misses in flight.
             // The updates of one distance commute (a win is set once, a counter only falls), so
             // neither their order nor the rounds of an exchange change a value.
-            const uint64_t rounds = group_ ? group_->max((frontier.size() + EXCHANGE_ROUND - 1) / EXCHANGE_ROUND) : 1;
+            uint64_t rounds = 1;
+            if (group_) {
+                // Every process takes each distance and round in step, until none has anything
+                // left: one collective call a distance besides the rounds' exchanges (a pawn
+                // table's thousands of slices make that count).
+                uint64_t left[2] = {(frontier.size() + EXCHANGE_ROUND - 1) / EXCHANGE_ROUND,
+                                    uint64_t(d + 1 < int(m.buckets.size()))};
+                group_->max(left, 2);
+                if (!left[0] && !left[1]) break;
+                rounds = left[0];
+            }
             for (uint64_t round = 0; round < rounds; ++round) {
                 const size_t begin = group_ ? std::min(frontier.size(), round * EXCHANGE_ROUND) : 0;
                 const size_t end = group_ ? std::min(frontier.size(), begin + EXCHANGE_ROUND) : frontier.size();

@@ -21,8 +21,12 @@ public:
     // Sends to_each[p] to process p; `received` becomes what every process sent this one, in
     // rank order.
     virtual void all_to_all(const std::vector<std::vector<uint8_t>>& to_each, std::vector<uint8_t>& received) = 0;
-    // The largest of every process's value, on every process.
-    virtual uint64_t max(uint64_t value) = 0;
+    // Element by element, the largest of every process's `count` values, on every process.
+    virtual void max(uint64_t* values, size_t count) = 0;
+    uint64_t max(uint64_t value) {
+        max(&value, 1);
+        return value;
+    }
     // Elements [offsets[p], offsets[p + 1]) of `data` (element_bytes each) are process p's:
     // afterwards every process (root_only: process 0 alone) holds all of them.
     virtual void gather(void* data, size_t element_bytes, const std::vector<uint64_t>& offsets, bool root_only) = 0;

@@ -12,6 +12,7 @@
 
 #include "engine/core/movegen.h"
 #include "engine/core/notation.h"
+#include "tablebase/generate/distributed_generation.h"
 #include "tablebase/generate/generator.h"
 #include "tablebase/generate/table_writer.h"
 #include "tablebase/generate/verifier.h"
@@ -169,6 +170,33 @@ TEST_CASE("a table shared among processes gets the values one process gives it",
             if (one.index.has_pawns())
                 for (int r = 1; r < ranks; ++r) check_same_values(*shared[r], one, false);
         }
+}
+
+TEST_CASE("process 0 sends each table's subtables to the others and they serve until released", "[tb][generator]") {
+    // What pythia-mpi does (engine/mpi_main.cpp), with threads for its ranks: the others hold
+    // nothing but what process 0 sends them (here KQvKR's KQvK and KRvK, and KRvKR's KRvK).
+    const std::vector<const char*> names = {"KQvKR", "KRvKR"};
+    std::vector<std::shared_ptr<TableValues>> made;
+    ThreadHub hub(3);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 3; ++r)
+        threads.emplace_back([&, r] {
+            ThreadProcessGroup group(hub, r);
+            GenerationOptions options;
+            if (r == 0) {
+                for (const char* name : names)
+                    made.push_back(generate_on_group(group, *Material::parse(name), generated(), options));
+                release_group(group);
+            } else {
+                serve_group(group, options);
+            }
+        });
+    for (auto& t : threads) t.join();
+    REQUIRE(made.size() == names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+        INFO(names[i]);
+        check_same_values(*made[i], table(names[i]), true);
+    }
 }
 
 TEST_CASE("published longest mates are reproduced", "[tb][generator]") {

@@ -14,14 +14,13 @@ namespace pythia::tb {
 
 class ThreadHub {
 public:
-    explicit ThreadHub(int n) : n_(n), barrier_(n), sent_(n), values_(n), pointers_(n) {}
+    explicit ThreadHub(int n) : n_(n), barrier_(n), sent_(n), pointers_(n) {}
 
 private:
     friend class ThreadProcessGroup;
     int n_;
     std::barrier<> barrier_;
     std::vector<const std::vector<std::vector<uint8_t>>*> sent_;
-    std::vector<uint64_t> values_;
     std::vector<void*> pointers_;
     const std::vector<uint8_t>* root_bytes_ = nullptr;
 };
@@ -42,12 +41,17 @@ public:
         }
         hub_.barrier_.arrive_and_wait();
     }
-    uint64_t max(uint64_t value) override {
-        hub_.values_[rank_] = value;
+    using ProcessGroup::max;
+    void max(uint64_t* values, size_t count) override {
+        hub_.pointers_[rank_] = values;
         hub_.barrier_.arrive_and_wait();
-        const uint64_t m = *std::max_element(hub_.values_.begin(), hub_.values_.end());
+        std::vector<uint64_t> m(values, values + count);
+        for (int p = 0; p < hub_.n_; ++p)
+            for (size_t i = 0; i < count; ++i)
+                m[i] = std::max(m[i], static_cast<const uint64_t*>(hub_.pointers_[p])[i]);
+        hub_.barrier_.arrive_and_wait();  // every thread has read the others' values
+        std::copy(m.begin(), m.end(), values);
         hub_.barrier_.arrive_and_wait();
-        return m;
     }
     void gather(void* data, size_t element_bytes, const std::vector<uint64_t>& offsets, bool root_only) override {
         hub_.pointers_[rank_] = data;
