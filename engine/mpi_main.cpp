@@ -5,6 +5,7 @@
 // pairs), one thread each; rank 0 writes the files, the same as pythia's.
 //   mpirun -np N pythia-mpi tb generate <MATERIAL...|--all N> [--dir D] [--threads T] [--memory GiB]
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <string>
@@ -45,14 +46,15 @@ int main(int argc, char** argv) {
                              "[--threads T] [--memory GiB]\n");
             status = cli::EXIT_USAGE;
         } else if (group.rank() == 0) {
-            cli::set_table_generation([&](const tb::Material& m, const tb::TableSet& subtables,
-                                          const tb::GenerationOptions& options) -> std::shared_ptr<const tb::TableValues> {
-                try {
-                    return tb::generate_on_group(group, m, subtables, options);
-                } catch (const std::exception& e) {
-                    abort_job(e.what());
-                }
-            });
+            cli::set_table_generation(
+                [&](const tb::Material& m, const tb::TableSet& subtables,
+                    const tb::GenerationOptions& options) -> std::shared_ptr<const tb::TableValues> {
+                    try {
+                        return tb::generate_on_group(group, m, subtables, options);
+                    } catch (const std::exception& e) {
+                        abort_job(e.what());
+                    }
+                });
             status = cli::run_command_line(argc, argv);
             tb::release_group(group);
         } else {
@@ -62,6 +64,12 @@ int main(int argc, char** argv) {
                 abort_job(e.what());
             }
         }
+        // Each rank's own peak: what the partition saved it (a table's values stay on rank 0).
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        if (status == cli::EXIT_OK)
+            spdlog::info("pythia-mpi: rank {} of {}: peak memory {:.2f} GiB", group.rank(), group.size(),
+                         usage.ru_maxrss / 1024.0 / 1024.0);
     }
     MPI_Finalize();
     return status;

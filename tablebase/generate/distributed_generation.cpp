@@ -87,8 +87,8 @@ std::shared_ptr<TableValues> table_of_bytes(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-std::shared_ptr<TableValues> generate_on_group(ProcessGroup& group, const Material& material,
-                                               const TableSet& subtables, GenerationOptions options) {
+std::shared_ptr<TableValues> generate_on_group(ProcessGroup& group, const Material& material, const TableSet& subtables,
+                                               GenerationOptions options) {
     std::vector<const TableValues*> send;
     for (const auto& [s, sides] : material.normalized().successor_sides())
         if (const TableValues* t = subtables.find(s)) send.push_back(t);

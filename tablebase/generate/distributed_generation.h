@@ -16,8 +16,8 @@ namespace pythia::tb {
 // Process 0: generates `material` shared among the group. The subtables it converts into go to
 // every other process first (as much of each as the set holds: a side, its DTM alone with the
 // cursed bits, and so on). Returns the whole table.
-std::shared_ptr<TableValues> generate_on_group(ProcessGroup& group, const Material& material,
-                                               const TableSet& subtables, GenerationOptions options);
+std::shared_ptr<TableValues> generate_on_group(ProcessGroup& group, const Material& material, const TableSet& subtables,
+                                               GenerationOptions options);
 
 // Processes other than 0: takes part in every table process 0 generates, until release_group.
 void serve_group(ProcessGroup& group, GenerationOptions options);

@@ -237,8 +237,12 @@ public:
                                   std::to_string(index_.num_slices()) + ", " + std::to_string(int(seconds)) + " s");
             }
         }
-        spdlog::debug("{}: initialisation {:.1f} s, solving DTM {:.1f} s and DTZ {:.1f} s (side by side)",
-                      index_.material().name(), initialise_seconds, solve_seconds[0], solve_seconds[1]);
+        spdlog::debug("{}: initialisation {:.1f} s, solving DTM {:.1f} s and DTZ {:.1f} s ({})",
+                      index_.material().name(), initialise_seconds, solve_seconds[0], solve_seconds[1],
+                      group_ ? "one after the other" : "side by side");
+        if (group_)
+            spdlog::debug("{}: rank {} of {} sent {:.1f} MB of king un-moves in {} exchanges", index_.material().name(),
+                          rank_, ranks_, double(sent_bytes_) / 1e6, exchanges_);
         return table_;
     }
 
@@ -585,6 +589,8 @@ private:
                 }
                 if (!group_) continue;
                 // The un-moves other processes found into this one's king pairs, in batches.
+                for (const auto& o : m.outgoing) sent_bytes_ += o.size();
+                ++exchanges_;
                 group_->all_to_all(m.outgoing, received);
                 for (auto& o : m.outgoing) o.clear();
                 const size_t count = received.size() / sizeof(Predecessor);
@@ -724,6 +730,8 @@ private:
     uint64_t pair_size_ = 1;               // positions per king pair in a slice
     std::vector<uint64_t> owned_;          // process p owns [owned_[p], owned_[p + 1]) of every slice
     std::vector<uint16_t> owner_of_pair_;  // the process that owns each king pair of a slice
+    // What this process sent the others (DTM and DTZ are solved one after the other when shared).
+    mutable uint64_t sent_bytes_ = 0, exchanges_ = 0;
     // The slice's cells and leaving values: only this process's part is ever touched, so its
     // memory falls with the number of processes.
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];

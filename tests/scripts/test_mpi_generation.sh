@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pythia-mpi makes the files pythia makes: a pawnless table (KQvKR) and one with pawns (KPvKP)
+# pythia-mpi makes the files pythia makes: a pawnless table (KQvKR) and one with pawns (KRvKP)
 # by four ranks over shared memory, and KQvKR by three over TCP on the loopback, each compared
 # with one process's files (same_table_files.py: all but the write id and the times).
 #   test_mpi_generation.sh PYTHIA PYTHIA_MPI MPIEXEC TABLES
@@ -16,7 +16,7 @@ start_folder() {  # the tables to start from, less those the runs make
     for f in "$tables"/*.pytw "$tables"/*.pytd; do
         [ -f "$f" ] && { ln "$f" "$1/" 2>/dev/null || cp "$f" "$1/"; }
     done
-    rm -f "$1"/KQvKR.* "$1"/KPvKP.*
+    rm -f "$1"/KQvKR.* "$1"/KRvKP.*
 }
 
 same_files() {  # every table file of $1 is in $2, the same
@@ -30,9 +30,9 @@ same_files() {  # every table file of $1 is in $2, the same
 
 mpirun=("$mpiexec" --allow-run-as-root --oversubscribe)
 start_folder "$work/one"
-"$pythia" tb generate KQvKR KPvKP --dir "$work/one" --threads 1 > /dev/null
+"$pythia" tb generate KQvKR KRvKP --dir "$work/one" --threads 1 > /dev/null
 start_folder "$work/shared-memory"
-"${mpirun[@]}" -np 4 "$pythia_mpi" tb generate KQvKR KPvKP --dir "$work/shared-memory" --threads 1 > /dev/null
+"${mpirun[@]}" -np 4 "$pythia_mpi" tb generate KQvKR KRvKP --dir "$work/shared-memory" --threads 1 > /dev/null
 same_files "$work/one" "$work/shared-memory"
 start_folder "$work/tcp"
 "${mpirun[@]}" -np 3 --mca btl tcp,self "$pythia_mpi" tb generate KQvKR --dir "$work/tcp" --threads 1 > /dev/null
