@@ -28,7 +28,7 @@ same_files() {  # every table file of $1 is in $2, the same
     echo "$n files of $1 the same in $2"
 }
 
-mpirun=("$mpiexec" --allow-run-as-root --oversubscribe)
+mpirun=("$mpiexec" --allow-run-as-root --oversubscribe --bind-to none)
 start_folder "$work/one"
 "$pythia" tb generate KQvKR KRvKP --dir "$work/one" --threads 1 > /dev/null
 start_folder "$work/shared-memory"
@@ -44,5 +44,5 @@ if "${mpirun[@]}" -np 2 "$pythia_mpi" bench 2> "$work/usage.err"; then
     echo "pythia-mpi ran something other than tb generate" >&2
     exit 1
 fi
-grep -q "usage: mpirun -np N pythia-mpi tb generate" "$work/usage.err"
+grep -q "usage: mpirun --bind-to none -np N pythia-mpi tb generate" "$work/usage.err"
 echo "pass"
