@@ -138,7 +138,8 @@ void UciEngine::declare_options() {
         load_tablebases(o.value, [this](const std::string& line) { info_string(line); });
     });
     options_.add_spin("TBProbeDepth", 1, 1, 100);
-    options_.add_spin("TBProbeLimit", 5, 0, 5);
+    // Every table present by default (six pieces where 6-piece tables are in the folder).
+    options_.add_spin("TBProbeLimit", tb::MAX_PIECES, 0, tb::MAX_PIECES);
     options_.add_check("TB50MoveRule", true);
     // Syzygy files (tablebase/probe/syzygy.h), read by Debian's libfathom, for the positions
     // our own tables do not cover; the names and ranges are those GUIs know from Stockfish.
@@ -469,7 +470,7 @@ std::string UciEngine::format_line(const PvLine& l) const {
          std::to_string(l.hashfull) + " tbhits " + std::to_string(l.tbhits) + " time " + std::to_string(l.time_ms);
     if (!l.pv.empty()) {
         s += " pv";
-        for (Move m : l.pv) s += " " + move_to_uci(m);
+        for (Move m : l.pv) s.append(" ").append(move_to_uci(m));
     }
     return s;
 }
