@@ -119,6 +119,7 @@ struct MetricState {
     // Shared among processes: predecessors owned by each other process, as raw records, until
     // the round's exchange.
     std::vector<std::vector<uint8_t>> outgoing;
+    uint64_t sent_bytes = 0, exchanges = 0;  // what the exchanges carried, for the debug line
 
     // Takes over another (per-thread) state's scheduled positions: moved where this state has
     // none at that distance, appended otherwise (in a 5-piece table these lists hold hundreds
@@ -201,6 +202,7 @@ public:
         const auto start = std::chrono::steady_clock::now();
         auto last_report = start;
         double initialise_seconds = 0, solve_seconds[2] = {};
+        uint64_t sent_bytes = 0, exchanges = 0;  // shared among processes: what this one sent the others
         for (int slice = 0; slice < index_.num_slices(); ++slice) {
             const uint64_t base = uint64_t(slice) * slice_size;
             Metric dtm, dtz;
@@ -227,6 +229,8 @@ public:
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - metric_start).count();
             });
             if (group_) gather_slice(base);
+            sent_bytes += dtm.sent_bytes + dtz.sent_bytes;
+            exchanges += dtm.exchanges + dtz.exchanges;
 
             auto now = std::chrono::steady_clock::now();
             if (options_.progress &&
@@ -242,7 +246,7 @@ public:
                       group_ ? "one after the other" : "side by side");
         if (group_)
             spdlog::debug("{}: rank {} of {} sent {:.1f} MB of king un-moves in {} exchanges", index_.material().name(),
-                          rank_, ranks_, double(sent_bytes_) / 1e6, exchanges_);
+                          rank_, ranks_, double(sent_bytes) / 1e6, exchanges);
         return table_;
     }
 
@@ -589,8 +593,8 @@ private:
                 }
                 if (!group_) continue;
                 // The un-moves other processes found into this one's king pairs, in batches.
-                for (const auto& o : m.outgoing) sent_bytes_ += o.size();
-                ++exchanges_;
+                for (const auto& o : m.outgoing) m.sent_bytes += o.size();
+                ++m.exchanges;
                 group_->all_to_all(m.outgoing, received);
                 for (auto& o : m.outgoing) o.clear();
                 const size_t count = received.size() / sizeof(Predecessor);
@@ -730,8 +734,6 @@ private:
     uint64_t pair_size_ = 1;               // positions per king pair in a slice
     std::vector<uint64_t> owned_;          // process p owns [owned_[p], owned_[p + 1]) of every slice
     std::vector<uint16_t> owner_of_pair_;  // the process that owns each king pair of a slice
-    // What this process sent the others (DTM and DTZ are solved one after the other when shared).
-    mutable uint64_t sent_bytes_ = 0, exchanges_ = 0;
     // The slice's cells and leaving values: only this process's part is ever touched, so its
     // memory falls with the number of processes.
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
