@@ -81,6 +81,12 @@ constexpr size_t MAX_UNMOVES = 8 + 4 * 27;
 // 128 MB.
 constexpr size_t EXCHANGE_ROUND = size_t(1) << 20;
 
+// With pawns, a pawn move keeps the kings or mirrors the board left to right (the orientation
+// follows the pawns). Runs of whole ranks of the white king's square (a slice's king pairs are
+// white king x 64 + black king) are closed under that mirror: a process then looks up only its
+// own king pairs of earlier slices and needs no other process's values. There are 8 such ranks.
+constexpr int MAX_MIRROR_CLOSED_RUNS = 8;
+
 // A position whose value may change because one of its successors was just decided.
 template <typename Id>
 struct PredecessorOf {
@@ -169,15 +175,16 @@ public:
         // Each process owns a contiguous run of every slice's king pairs (all of them when alone).
         ranks_ = group_ ? group_->size() : 1;
         rank_ = group_ ? group_->rank() : 0;
+        if (ranks_ > 65535) throw std::runtime_error("more than 65535 processes for one table");
         pair_size_ = index_.king_pair_size();
-        const uint64_t pairs = index_.slice_size() / pair_size_;
-        owner_of_pair_.resize(pairs);
+        keeps_own_pawn_moves_ = index_.has_pawns() && ranks_ <= MAX_MIRROR_CLOSED_RUNS;
+        const std::vector<uint64_t> runs = king_pair_runs(index_, ranks_);
+        owner_of_pair_.resize(runs.back());
         for (int p = 0; p < ranks_; ++p) {
-            owned_.push_back(pairs * p / ranks_ * pair_size_);
-            for (uint64_t k = pairs * p / ranks_; k < pairs * (p + 1) / ranks_; ++k) owner_of_pair_[k] = uint16_t(p);
+            owned_.push_back(runs[p] * pair_size_);
+            for (uint64_t k = runs[p]; k < runs[p + 1]; ++k) owner_of_pair_[k] = uint16_t(p);
         }
         owned_.push_back(index_.slice_size());
-        if (ranks_ > 65535) throw std::runtime_error("more than 65535 processes for one table");
     }
 
     std::shared_ptr<TableValues> run() {
@@ -273,14 +280,15 @@ private:
             if (e) std::rethrow_exception(e);
     }
 
-    // Shared among processes: the slice's values from every process. A pawn table's later slices
-    // look up this one's (pawn moves), so every process gets them; a pawnless table's are only
-    // written, by process 0. The bits for the writer go to process 0.
+    // Shared among processes: the slice's values from every process, for process 0's writer
+    // (with the bits it needs). A pawn table's later slices look up this one's (pawn moves): in
+    // runs closed under the mirror a process finds its own there; otherwise (more than 8
+    // processes) every process gets every value.
     void gather_slice(uint64_t base) {
         const uint64_t n = index_.slice_size();
         std::vector<uint64_t> offsets;
         for (uint64_t o : owned_) offsets.push_back(base + o);
-        const bool root_only = !index_.has_pawns();
+        const bool root_only = !index_.has_pawns() || keeps_own_pawn_moves_;
         for (Color c : {WHITE, BLACK}) {
             group_->gather(table_->dtm[c].data(), sizeof(Value), offsets, root_only);
             group_->gather(table_->dtz[c].data(), sizeof(Value), offsets, root_only);
@@ -734,6 +742,7 @@ private:
     uint64_t pair_size_ = 1;               // positions per king pair in a slice
     std::vector<uint64_t> owned_;          // process p owns [owned_[p], owned_[p + 1]) of every slice
     std::vector<uint16_t> owner_of_pair_;  // the process that owns each king pair of a slice
+    bool keeps_own_pawn_moves_ = false;    // pawn moves stay in each process's king pairs
     // The slice's cells and leaving values: only this process's part is ever touched, so its
     // memory falls with the number of processes.
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];
@@ -742,6 +751,16 @@ private:
 };
 
 }  // namespace
+
+std::vector<uint64_t> king_pair_runs(const TableIndex& index, int processes) {
+    const uint64_t pairs = index.slice_size() / index.king_pair_size();
+    const bool by_king_rank = index.has_pawns() && processes <= MAX_MIRROR_CLOSED_RUNS;
+    std::vector<uint64_t> runs;
+    for (int p = 0; p < processes; ++p)
+        runs.push_back(by_king_rank ? uint64_t(8 * p / processes) * 8 * 64 : pairs * uint64_t(p) / uint64_t(processes));
+    runs.push_back(pairs);
+    return runs;
+}
 
 bool needs_wide_position_ids(uint64_t slice_size) { return slice_size > (uint64_t(1) << 30); }
 

@@ -29,8 +29,8 @@ struct GenerationOptions {
     int threads = 1;
     // The processes this generation is shared among (process_group.h), each solving its part of
     // every slice, or nullptr: this process alone. Process 0 gets the whole table; the others a
-    // table with their part of it only (with pawns: every slice's values, which the later ones
-    // look up).
+    // table with their part of it only (with pawns and more than 8 processes: every slice's
+    // values, which the later ones look up).
     ProcessGroup* group = nullptr;
     // 64-bit position ids in the solver even where the slices need no more than 32 bits (which
     // they do up to 2^30 positions): the tests compare the two.
@@ -42,6 +42,10 @@ struct GenerationOptions {
 // True if a slice of this many positions needs the solver's 64-bit position ids (each of its
 // list entries 8 bytes instead of 4); no table of up to five pieces does.
 bool needs_wide_position_ids(uint64_t slice_size);
+
+// How a slice is split among `processes`: process p owns the king pairs [runs[p], runs[p + 1])
+// (runs has processes + 1 entries, the last the number of king pairs a slice has).
+std::vector<uint64_t> king_pair_runs(const TableIndex& index, int processes);
 
 // Generates the table of `material` (normalised). Every table it converts into must be in
 // `subtables` (except bare kings). Throws std::runtime_error if one is missing.

@@ -148,7 +148,8 @@ void check_same_values(const TableValues& a, const TableValues& b, bool with_bit
 TEST_CASE("a table shared among processes gets the values one process gives it", "[tb][generator]") {
     // Each process owns a run of every slice's king pairs (462 pawnless, 4096 with pawns, split
     // unevenly by 3); a king's un-moves cross between them. Process 0 gets the whole table; with
-    // pawns every process gets every slice's values, which the later slices look up.
+    // pawns the later slices look up earlier ones (pawn moves): each process of up to 8 keeps its
+    // own, and beyond 8 every process gets every slice's values.
     TableSet set;  // the tables under test (not owned: generated() holds them), and more
     for (const char* name : table_names())
         set.add(std::shared_ptr<const TableValues>(std::shared_ptr<void>(), &table(name)));
@@ -161,15 +162,63 @@ TEST_CASE("a table shared among processes gets the values one process gives it",
         set.add(generate_table(*Material::parse("KNPvK"), set, alone));
         names.insert(names.end(), {"KBNvK", "KNPvK"});
     }
-    for (int ranks : {2, 3})
+    for (int ranks : {2, 3, 9})
         for (const char* name : names) {
+            const TableValues& one = *set.find(*Material::parse(name));
+            if (ranks > 8 && !one.index.has_pawns()) continue;
             INFO(name << " shared among " << ranks);
             const auto shared = generate_shared(name, set, ranks);
-            const TableValues& one = *set.find(*Material::parse(name));
             check_same_values(*shared[0], one, true);
-            if (one.index.has_pawns())
+            if (!one.index.has_pawns()) continue;
+            if (ranks > 8) {
                 for (int r = 1; r < ranks; ++r) check_same_values(*shared[r], one, false);
+                continue;
+            }
+            // Up to 8 processes, each owns whole ranks of the white king's square and keeps the
+            // values of its own positions in every slice (what its pawn moves look up).
+            const uint64_t slice = one.index.slice_size(), pair = one.index.king_pair_size();
+            for (int r = 1; r < ranks; ++r) {
+                uint64_t differ = 0, own = 0;
+                for (uint64_t i = 0; i < one.index.size(); ++i) {
+                    const int king_rank = int((i % slice) / pair / 64 / 8);
+                    if (king_rank < 8 * r / ranks || king_rank >= 8 * (r + 1) / ranks) continue;
+                    ++own;
+                    for (Color c : {WHITE, BLACK})
+                        differ += shared[r]->dtm[c][i] != one.dtm[c][i] || shared[r]->dtz[c][i] != one.dtz[c][i];
+                }
+                CHECK(own > 0);
+                CHECK(differ == 0);
+            }
         }
+}
+
+TEST_CASE("king-pair runs cover every slice and with pawns keep pawn moves on their process", "[tb][generator]") {
+    // A pawn move keeps both kings or mirrors the board left to right (the orientation follows
+    // the pawns): with up to 8 processes a run holds a king pair's mirror image too, so a
+    // process's pawn moves only look up its own positions.
+    for (const char* name : {"KQRvKR", "KRPvKR", "KPPvKP"}) {
+        const TableIndex index(*Material::parse(name));
+        const uint64_t pairs = index.slice_size() / index.king_pair_size();
+        for (int processes : {1, 2, 3, 4, 7, 8, 9, 64}) {
+            INFO(name << " among " << processes);
+            const std::vector<uint64_t> runs = king_pair_runs(index, processes);
+            REQUIRE(runs.size() == size_t(processes) + 1);
+            CHECK(runs.front() == 0);
+            CHECK(runs.back() == pairs);
+            CHECK(std::is_sorted(runs.begin(), runs.end()));
+            // No process is left without positions while there are pairs enough.
+            for (int p = 0; p < processes; ++p) CHECK(runs[p] < runs[p + 1]);
+            if (!index.has_pawns() || processes > 8) continue;
+            auto owner = [&](uint64_t kp) { return std::upper_bound(runs.begin(), runs.end(), kp) - runs.begin() - 1; };
+            int open = 0;
+            for (uint64_t kp = 0; kp < pairs; ++kp) {
+                const uint64_t wk = kp / 64, bk = kp % 64;
+                const uint64_t mirror = (wk ^ 7) * 64 + (bk ^ 7);
+                open += owner(kp) != owner(mirror);
+            }
+            CHECK(open == 0);
+        }
+    }
 }
 
 TEST_CASE("process 0 sends each table's subtables to the others and they serve until released", "[tb][generator]") {
