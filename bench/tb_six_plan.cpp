@@ -48,7 +48,7 @@ namespace {
 
 constexpr double GIB = double(uint64_t(1) << 30);
 constexpr uint64_t EXCHANGE_ROUND = uint64_t(1) << 20;  // generator.cpp: frontier positions a round
-constexpr int MAX_SECTIONS = 6;  // WDL, DTM and DTZ of each side: the writer's parallel jobs
+constexpr int MAX_SECTIONS = 6;                         // WDL, DTM and DTZ of each side: the writer's parallel jobs
 
 struct Options {
     int machines = 4, cores = 2;
@@ -73,9 +73,9 @@ struct Plan {
     Material material;
     uint64_t positions = 0, slice = 0;
     int slices = 0, ranks = 0;
-    double legal_share = 0;      // legal position-sides of all index position-sides
-    double crossing = 0;         // crossing king un-moves per legal position-side
-    double worst_crossing = 0;   // the same for the rank that sends the most
+    double legal_share = 0;     // legal position-sides of all index position-sides
+    double crossing = 0;        // crossing king un-moves per legal position-side
+    double worst_crossing = 0;  // the same for the rank that sends the most
     double working = 0, subtables = 0, slice_values = 0, rank0_extra = 0;  // bytes
     double machine = 0, machine0 = 0;  // bytes of a machine's ranks, and of rank 0's machine
     double exchange_bytes = 0, round_bytes = 0;
@@ -112,8 +112,7 @@ void account(Plan& plan, const Options& o, const TableIndex& index, int ranks) {
     // With pawns, up to 8 ranks keep their own king pairs of every slice (the pawn moves'
     // lookups); beyond 8 every rank gets every slice's values (planned: its run and the run's
     // mirror image).
-    if (index.has_pawns())
-        plan.slice_values = ranks <= 8 ? values / ranks : o.planned ? 2 * values / ranks : values;
+    if (index.has_pawns()) plan.slice_values = ranks <= 8 ? values / ranks : o.planned ? 2 * values / ranks : values;
     if (o.planned) {
         if (!index.has_pawns()) plan.slice_values = values / ranks;
         plan.rank0_extra = double(writer_memory(plan.positions)) / ranks;
@@ -219,16 +218,17 @@ void print_row(const Plan& p) {
     const double machine_gb = p.machine / GIB;
     std::printf("%-9s %7.3f G %4d %2s %5.1f %% %6.3f %6.3f %8.2f %8.2f %8.1f %9.1f %8.1f %9s %9s %9s\n",
                 p.material.name().c_str(), double(p.positions) / 1e9, p.slices, p.wide ? "64" : "32",
-                100 * p.legal_share, p.crossing, p.worst_crossing, machine_gb, (p.subtables) / GIB,
-                p.machine0 / GIB, p.exchange_bytes / GIB, p.round_bytes / (1 << 20), hms(p.generate_s).c_str(),
-                hms(p.exchange_s).c_str(), hms(p.write_s).c_str());
+                100 * p.legal_share, p.crossing, p.worst_crossing, machine_gb, (p.subtables) / GIB, p.machine0 / GIB,
+                p.exchange_bytes / GIB, p.round_bytes / (1 << 20), hms(p.generate_s).c_str(), hms(p.exchange_s).c_str(),
+                hms(p.write_s).c_str());
 }
 
 int usage() {
     std::fprintf(stderr,
                  "usage: tb-six-plan [--machines N] [--cores M] [--memory GB] [--samples S] [--seed S]\n"
                  "                   [--fast-rate R] [--slow-rate R] [--write-rate W] [--bandwidth GBps]\n"
-                 "                   [--bytes-per-position B] [--decided F] [--tables] [--pieces K] [--planned] [MATERIAL...]\n");
+                 "                   [--bytes-per-position B] [--decided F] [--tables] [--pieces K] [--planned] "
+                 "[MATERIAL...]\n");
     return 2;
 }
 
@@ -299,10 +299,11 @@ int main(int argc, char** argv) {
         for (const Material& m : all_materials(o.pieces))
             if (m.total() == o.pieces) o.tables.push_back(m);
 
-    std::printf("%d machines of %d cores (%d ranks), %.0f GB each; rates: solve %.2f/%.2f M, write %.2f M "
-                "position-sides a core-second; link %.2f GB/s; decided share %.2f\n",
-                o.machines, o.cores, o.machines * o.cores, o.memory_gb, o.fast_rate / 1e6, o.slow_rate / 1e6,
-                o.write_rate / 1e6, o.bandwidth_gbps, o.decided);
+    std::printf(
+        "%d machines of %d cores (%d ranks), %.0f GB each; rates: solve %.2f/%.2f M, write %.2f M "
+        "position-sides a core-second; link %.2f GB/s; decided share %.2f\n",
+        o.machines, o.cores, o.machines * o.cores, o.memory_gb, o.fast_rate / 1e6, o.slow_rate / 1e6,
+        o.write_rate / 1e6, o.bandwidth_gbps, o.decided);
     std::mt19937_64 rng(o.seed);
     std::vector<Plan> plans;
     for (const Material& m : o.tables) plans.push_back(plan_table(m, o, rng));
@@ -335,8 +336,8 @@ int main(int argc, char** argv) {
             s->write += p.write_s;
             // As built rank 0 writes while the others solve the next table (it shares its machine
             // with them); planned, every rank's cores write, after the solve.
-            s->wall += o.planned ? p.generate_s + p.exchange_s + p.write_s
-                                 : std::max(p.generate_s + p.exchange_s, p.write_s);
+            s->wall +=
+                o.planned ? p.generate_s + p.exchange_s + p.write_s : std::max(p.generate_s + p.exchange_s, p.write_s);
             s->bytes += p.exchange_bytes;
             if (p.machine0 > s->rank0) s->largest = &p;
             s->rank = std::max(s->rank, p.machine);
@@ -346,9 +347,10 @@ int main(int argc, char** argv) {
     }
     std::printf("%s; a machine's memory is the peak of its %d ranks (rank 0's machine: with the writer)\n",
                 o.planned ? "planned" : "as built", o.cores);
-    std::printf("class     tables positions    solve exchange    write     wall  exch TiB  mach GiB  mach0 GiB  "
-                "over %.0f GB  largest\n",
-                o.memory_gb);
+    std::printf(
+        "class     tables positions    solve exchange    write     wall  exch TiB  mach GiB  mach0 GiB  "
+        "over %.0f GB  largest\n",
+        o.memory_gb);
     for (const Sum& s : sums)
         std::printf("%-9s %6d %7.1f G %8s %8s %8s %8s %9.1f %9.1f %10.1f %11d  %s\n", names[&s - sums], s.tables,
                     s.positions / 1e9, hms(s.generate).c_str(), hms(s.exchange).c_str(), hms(s.write).c_str(),
