@@ -120,9 +120,12 @@ TEST_CASE("moving one piece gives the index that encoding the moved placement gi
     // encode_moved is the solver's shortcut for every un-move: it must agree with encode for
     // every piece and every target square (kings never next to each other, as in the solver),
     // including the kings on the long diagonal and identical pieces. Every index of the
-    // 3-piece tables, a sample of the 4- and 5-piece ones.
+    // 3-piece tables, a sample of the 4- and 5-piece ones and of 6-piece ones with four and
+    // three like pieces.
     std::mt19937_64 rng(11);
-    for (const Material& m : all_materials(5)) {
+    std::vector<Material> materials = all_materials(5);
+    for (const char* name : {"KRRRRvK", "KBBBvKN", "KNNNvKP", "KQQvKQQ"}) materials.push_back(*Material::parse(name));
+    for (const Material& m : materials) {
         const TableIndex t(m);
         INFO(m.name());
         const bool every = m.total() == 3;
