@@ -56,9 +56,9 @@ struct Options {
     uint64_t samples = 200000;
     uint64_t seed = 1;
     // Measured here (DISTRIBUTED.md, "Time"): position-sides solved a core-second, KQRvKR alone
-    // (distinct pieces: 67.1 s, the median of three) and KRRRRvK alone (like pieces: 495 s); position-sides
+    // (distinct pieces: 67.1 s, the median of three) and KRRRRvK alone (like pieces: 371 s); position-sides
     // written a core-second over the whole 3-5 set's writes (41.2 G in 6138 s on 2 cores).
-    double fast_rate = 1.80e6, slow_rate = 0.593e6, write_rate = 3.36e6;
+    double fast_rate = 1.80e6, slow_rate = 0.791e6, write_rate = 3.36e6;
     double bandwidth_gbps = 1.25;  // 10 Gbit/s Ethernet: an assumption, not measured here
     // The whole 3-5 set's files (bench/README.md, "tablebase sizes"): 3014.3 MiB for 20.6 G
     // positions a side.
@@ -83,9 +83,9 @@ struct Plan {
     bool like_pieces = false, wide = false;
 };
 
-// Three or more like pieces: their un-moves take encode_moved's general path (KRRRvK and
-// KRRRRvK solve about 3 times slower a position than KQRvKR here; a pair, as in KRRvKR, costs
-// about a fifth more, which the fast rate absorbs).
+// Three or more like pieces: their positions decode slower and their groups rank by the general
+// path (KRRRRvK solves about 2.3 times slower a position than KQRvKR here, KRRRvK 1.6 times; a
+// pair, as in KRRvKR, costs about a fifth more, which the fast rate absorbs).
 bool has_like_pieces(const Material& m) {
     for (Color c : {WHITE, BLACK})
         for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
