@@ -82,26 +82,29 @@ TEST_CASE("every placement of the 3-piece tables maps to an index of the same po
     }
 }
 
-TEST_CASE("random placements of 4- and 5-piece tables map to an index of the same position", "[tb][index]") {
+TEST_CASE("random placements of 4- to 6-piece tables map to an index of the same position", "[tb][index]") {
+    // Every 4- and 5-piece table, and 6-piece ones with four, three and two like pieces (the
+    // groups' ranks by bitboard against their unranking by search).
     std::mt19937_64 rng(12345);
-    for (int pieces : {4, 5}) {
-        for (const Material& m : all_materials(pieces)) {
-            if (m.total() != pieces) continue;
-            TableIndex t(m);
-            INFO(m.name());
-            int tested = 0;
-            while (tested < 2000) {
-                Placement p;
-                for (int i = 0; i < t.num_slots(); ++i) p[i] = Square(rng() % 64);
-                if (!legal_squares(t, p) || distance(p[0], p[1]) <= 1) continue;
-                uint64_t i = t.encode(p);
-                Placement q;
-                REQUIRE(i < t.size());
-                REQUIRE(t.decode(i, q));
-                REQUIRE(same_position(t, p, q));
-                REQUIRE(t.encode(q) == i);
-                ++tested;
-            }
+    std::vector<Material> materials;
+    for (const Material& m : all_materials(5))
+        if (m.total() >= 4) materials.push_back(m);
+    for (const char* name : {"KRRRRvK", "KBBBvKN", "KNNNvKP", "KQQvKQQ"}) materials.push_back(*Material::parse(name));
+    for (const Material& m : materials) {
+        TableIndex t(m);
+        INFO(m.name());
+        int tested = 0;
+        while (tested < 2000) {
+            Placement p;
+            for (int i = 0; i < t.num_slots(); ++i) p[i] = Square(rng() % 64);
+            if (!legal_squares(t, p) || distance(p[0], p[1]) <= 1) continue;
+            uint64_t i = t.encode(p);
+            Placement q;
+            REQUIRE(i < t.size());
+            REQUIRE(t.decode(i, q));
+            REQUIRE(same_position(t, p, q));
+            REQUIRE(t.encode(q) == i);
+            ++tested;
         }
     }
 }
