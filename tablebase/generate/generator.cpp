@@ -84,7 +84,7 @@ constexpr size_t EXCHANGE_ROUND = size_t(1) << 20;
 // With pawns, a pawn move keeps the kings or mirrors the board left to right (the orientation
 // follows the pawns). Runs of whole ranks of the white king's square (a slice's king pairs are
 // white king x 64 + black king) are closed under that mirror: a process then looks up only its
-// own king pairs of earlier slices and needs no other process's values. There are 8 such ranks.
+// own king pairs of earlier slices and needs no other process's values. The board has 8 ranks.
 constexpr int MAX_MIRROR_CLOSED_RUNS = 8;
 
 // A position whose value may change because one of its successors was just decided.
