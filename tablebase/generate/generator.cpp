@@ -75,12 +75,6 @@ inline void radix_sort(std::vector<Id>& v, std::vector<Id>& scratch, int bits) {
 constexpr size_t BATCH = 64;
 constexpr size_t MAX_UNMOVES = 8 + 4 * 27;
 
-// Shared among processes (ProcessGroup), a distance's frontier is worked through in rounds of at
-// most this many positions a process, each ending in the exchange of the un-moves that left the
-// process's king pairs: a king's 8 un-moves of 8 or 16 bytes bound a round's messages to
-// 128 MB.
-constexpr size_t EXCHANGE_ROUND = size_t(1) << 20;
-
 // With pawns, a pawn move keeps the kings or mirrors the board left to right (the orientation
 // follows the pawns). Runs of whole ranks of the white king's square (a slice's king pairs are
 // white king x 64 + black king) are closed under that mirror: a process then looks up only its
@@ -177,7 +171,6 @@ public:
         rank_ = group_ ? group_->rank() : 0;
         if (ranks_ > 65535) throw std::runtime_error("more than 65535 processes for one table");
         pair_size_ = index_.king_pair_size();
-        keeps_own_pawn_moves_ = index_.has_pawns() && ranks_ <= MAX_MIRROR_CLOSED_RUNS;
         const std::vector<uint64_t> runs = king_pair_runs(index_, ranks_);
         owner_of_pair_.resize(runs.back());
         for (int p = 0; p < ranks_; ++p) {
@@ -288,7 +281,7 @@ private:
         const uint64_t n = index_.slice_size();
         std::vector<uint64_t> offsets;
         for (uint64_t o : owned_) offsets.push_back(base + o);
-        const bool root_only = !index_.has_pawns() || keeps_own_pawn_moves_;
+        const bool root_only = !index_.has_pawns() || ranks_ <= MAX_MIRROR_CLOSED_RUNS;
         for (Color c : {WHITE, BLACK}) {
             group_->gather(table_->dtm[c].data(), sizeof(Value), offsets, root_only);
             group_->gather(table_->dtz[c].data(), sizeof(Value), offsets, root_only);
@@ -742,7 +735,6 @@ private:
     uint64_t pair_size_ = 1;               // positions per king pair in a slice
     std::vector<uint64_t> owned_;          // process p owns [owned_[p], owned_[p + 1]) of every slice
     std::vector<uint16_t> owner_of_pair_;  // the process that owns each king pair of a slice
-    bool keeps_own_pawn_moves_ = false;    // pawn moves stay in each process's king pairs
     // The slice's cells and leaving values: only this process's part is ever touched, so its
     // memory falls with the number of processes.
     std::vector<Cell, UninitialisedAllocator<Cell>> cells_dtm_[COLOR_NB], cells_dtz_[COLOR_NB];

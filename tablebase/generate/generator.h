@@ -15,6 +15,7 @@
 // makes every DTM exact and not merely an upper bound.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -42,6 +43,12 @@ struct GenerationOptions {
 // True if a slice of this many positions needs the solver's 64-bit position ids (each of its
 // list entries 8 bytes instead of 4); no table of up to five pieces does.
 bool needs_wide_position_ids(uint64_t slice_size);
+
+// Shared among processes (ProcessGroup), a distance's frontier is worked through in rounds of at
+// most this many positions a process, each ending in the exchange of the un-moves that left the
+// process's king pairs: a king's 8 un-moves of 8 or 16 bytes bound a round's messages to
+// 128 MB.
+constexpr size_t EXCHANGE_ROUND = size_t(1) << 20;
 
 // How a slice is split among `processes`: process p owns the king pairs [runs[p], runs[p + 1])
 // (runs has processes + 1 entries, the last the number of king pairs a slice has).

@@ -27,7 +27,7 @@ MpiProcessGroup::MpiProcessGroup(MPI_Comm comm) : comm_(comm) {
 }
 
 void MpiProcessGroup::all_to_all(const std::vector<std::vector<uint8_t>>& to_each, std::vector<uint8_t>& received) {
-    // The generator's rounds keep each message far below 2 GB (generator.cpp, EXCHANGE_ROUND).
+    // The generator's rounds keep each message far below 2 GB (EXCHANGE_ROUND, generator.h).
     std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
     uint64_t sent = 0;
     for (int p = 0; p < size_; ++p) {
