@@ -47,8 +47,7 @@ using namespace pythia::tb;
 namespace {
 
 constexpr double GIB = double(uint64_t(1) << 30);
-constexpr uint64_t EXCHANGE_ROUND = uint64_t(1) << 20;  // generator.cpp: frontier positions a round
-constexpr int MAX_SECTIONS = 6;                         // WDL, DTM and DTZ of each side: the writer's parallel jobs
+constexpr int MAX_SECTIONS = 6;  // WDL, DTM and DTZ of each side: the writer's parallel jobs
 
 struct Options {
     int machines = 4, cores = 2;
@@ -134,10 +133,11 @@ void account(Plan& plan, const Options& o, const TableIndex& index, int ranks) {
     // built the writer runs on rank 0's machine, a section a core (six sections at most); planned
     // every rank writes its part.
     const double rate = plan.like_pieces ? o.slow_rate : o.fast_rate;
-    plan.generate_s = 2.0 * double(plan.positions) / (rate * plan.ranks);
+    // Only ranks that own king pairs work (462 pawnless: more ranks than that stand idle).
+    plan.generate_s = 2.0 * double(plan.positions) / (rate * ranks);
     const double off_machine = o.machines > 1 ? 1.0 - 1.0 / o.machines : 0.0;
     plan.exchange_s = plan.exchange_bytes * off_machine / o.machines / (o.bandwidth_gbps * 1e9);
-    const double writers = o.planned ? plan.ranks : std::min(o.cores, MAX_SECTIONS);
+    const double writers = o.planned ? ranks : std::min(o.cores, MAX_SECTIONS);
     plan.write_s = 2.0 * double(plan.positions) / (o.write_rate * writers);
 }
 
