@@ -408,15 +408,17 @@ private:
             }
             TbBoard b;
             b.set(index_, p);
+            const Legality legality[COLOR_NB] = {Legality(b, WHITE), Legality(b, BLACK)};
             for (Color us : {WHITE, BLACK}) {
                 dtm.cells[us][r].count = dtz.cells[us][r].count = 0;
                 dtz.cells[us][r].resolving = 0;
                 Value& leaving = dtm.leaving[us][r];
                 leaving = VALUE_ILLEGAL;
-                if (b.in_check(~us)) {
+                if (legality[~us].in_check()) {
                     dtm.cells[us][r].value = dtz.cells[us][r].value = VALUE_ILLEGAL;
                     continue;
                 }
+                const Legality& legal = legality[us];
                 int count = 0;
                 bool escape = false;
                 int win_dtm = 0, seed_dtm = 0, win_dtz = 0, seed_dtz = 0;
@@ -439,7 +441,7 @@ private:
                         after[j] = {b.pieces[j].color, b.pieces[j].type, j == slot ? to : p[j]};
                     return stabilizer_size(after, b.n);
                 };
-                int moves = scan_legal_moves(b, us, count, weigh_each, quiet_weight, [&](const TbMove& m) {
+                int moves = scan_legal_moves(b, us, legal, count, weigh_each, quiet_weight, [&](const TbMove& m) {
                     Value sdtm, sdtz;
                     lookup_conversion(p, m, sdtm, sdtz);
                     int wdl = wdl_of_dtz(sdtz);  // the opponent's
@@ -489,7 +491,7 @@ private:
                 });
                 const Id pos = position_id<Id>(r, us, false);
                 if (moves == 0) {
-                    if (b.in_check(us)) {
+                    if (legal.in_check()) {
                         dtm.cells[us][r].value = dtz.cells[us][r].value = loss_in(0);
                         dtm.mates.push_back(position_id<Id>(r, us, true));
                         dtz.mates.push_back(position_id<Id>(r, us, true));
@@ -661,7 +663,7 @@ private:
         for (int i = 0; i < b.n; ++i) {
             if (b.pieces[i].color != mover || b.pieces[i].type == PAWN) continue;
             const Square at = b.pieces[i].square;
-            Bitboard origins = attacks_bb(b.pieces[i].type, at, b.all) & ~b.all;
+            Bitboard origins = piece_attacks(b.pieces[i].type, at, b.all) & ~b.all;
             if (b.pieces[i].type == KING) origins &= ~king_attacks(b.king(stm));  // kings never touch
             while (origins) {
                 const Square to = pop_lsb(origins);

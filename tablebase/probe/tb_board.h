@@ -86,12 +86,67 @@ struct TbMove {
     bool zeroing(const TbBoard& b) const { return captured_slot >= 0 || b.pieces[slot].type == PAWN; }
 };
 
+// attacks_bb, inlined: the generator's move scans call it for every piece of every position, and
+// the compiler calls attacks_bb there rather than inline it.
+[[gnu::always_inline]] inline Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied) {
+    switch (pt) {
+        case KNIGHT:
+            return knight_attacks(s);
+        case BISHOP:
+            return bishop_attacks(s, occupied);
+        case ROOK:
+            return rook_attacks(s, occupied);
+        case QUEEN:
+            return queen_attacks(s, occupied);
+        default:
+            return king_attacks(s);
+    }
+}
+
+// What makes a move of side `us` legal, found once a position rather than once a move (the
+// generator scans every position of a table, and testing each move's target against every enemy
+// piece was a quarter of its initialisation): the squares the opponent attacks with our king
+// lifted off the board, our pinned pieces, and where a move other than the king's must land.
+struct Legality {
+    Square ksq;
+    Bitboard danger;    // the king may not step here (attacked through its own square too)
+    Bitboard pinned;    // ours, on a line between our king and an enemy slider
+    Bitboard evasions;  // everywhere out of check; the checker and the squares between in check;
+                        // nothing in double check
+
+    Legality(const TbBoard& b, Color us) : ksq(b.king(us)), danger(0), pinned(0) {
+        const Color them = ~us;
+        const Bitboard theirs = b.by_color[them], occ = b.all ^ square_bb(ksq);
+        Bitboard checkers = 0;
+        for (int i = 0; i < b.n; ++i) {
+            const PieceOn& pc = b.pieces[i];
+            if (pc.color != them) continue;
+            const Bitboard a = pc.type == PAWN ? pawn_attacks(them, pc.square) : piece_attacks(pc.type, pc.square, occ);
+            danger |= a;
+            if (a & square_bb(ksq)) checkers |= square_bb(pc.square);
+        }
+        evasions = !checkers ? ~Bitboard(0) : more_than_one(checkers) ? 0 : between_bb(ksq, lsb(checkers));
+        Bitboard snipers = (rook_attacks(ksq, theirs) & (b.by_type[ROOK] | b.by_type[QUEEN]) & theirs) |
+                           (bishop_attacks(ksq, theirs) & (b.by_type[BISHOP] | b.by_type[QUEEN]) & theirs);
+        while (snipers) {
+            const Square s = pop_lsb(snipers);
+            const Bitboard between = between_bb(ksq, s) & b.all & ~square_bb(s);
+            if (between && !more_than_one(between) && (between & b.by_color[us])) pinned |= between;
+        }
+    }
+    bool in_check() const { return evasions != ~Bitboard(0); }
+    // The squares a piece other than the king may move to from `from`.
+    Bitboard allowed(Square from) const {
+        return (pinned & square_bb(from)) ? evasions & line_bb(ksq, from) : evasions;
+    }
+};
+
 // Calls f(move) for every legal move of side `us` (no castling, no en passant). Returns the
 // number of legal moves.
 template <typename F>
 int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
     const Color them = ~us;
-    const Square ksq = b.king(us);
+    const Legality legal(b, us);
     int count = 0;
     for (int i = 0; i < b.n; ++i) {
         const PieceOn& pc = b.pieces[i];
@@ -107,14 +162,12 @@ int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
                 if (relative_rank(us, from) == RANK_2 && !(b.all & square_bb(one + up))) targets |= square_bb(one + up);
             }
         } else {
-            targets = attacks_bb(pc.type, from, b.all) & ~b.by_color[us];
+            targets = piece_attacks(pc.type, from, b.all) & ~b.by_color[us];
         }
+        targets &= pc.type == KING ? ~legal.danger : legal.allowed(from);
         while (targets) {
             const Square to = pop_lsb(targets);
             const Bitboard captured = square_bb(to) & b.by_color[them];
-            const Bitboard occ = (b.all ^ square_bb(from)) | square_bb(to);
-            const Square king_after = pc.type == KING ? to : ksq;
-            if (b.attacked(king_after, them, occ, captured)) continue;
             TbMove m{i,
                      from,
                      to,
@@ -139,40 +192,22 @@ int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
 // The generator's fast move scan: every legal move of `us`, but the non-zeroing ones (quiet
 // king and piece moves) are only counted, in bulk where possible: `quiet_weight(slot, to)` is
 // called for each of them only when `weigh_each` says so (symmetric positions need weights).
-// `convert(move)` is called for every capture and pawn move. Returns the number of legal moves.
+// `convert(move)` is called for every capture and pawn move. `legal` is Legality(b, us). Returns
+// the number of legal moves.
 template <typename Weigh, typename Weight, typename Convert>
-int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh_each, Weight&& quiet_weight,
-                     Convert&& convert) {
+int scan_legal_moves(const TbBoard& b, Color us, const Legality& legal, int& quiet_count, Weigh&& weigh_each,
+                     Weight&& quiet_weight, Convert&& convert) {
     const Color them = ~us;
-    const Square ksq = b.king(us);
     const Bitboard ours = b.by_color[us], theirs = b.by_color[them];
-    if (b.attackers(ksq, them)) {
-        // In check: the plain generator, every move one by one.
-        return for_each_legal_move(b, us, [&](const TbMove& m) {
-            if (m.zeroing(b))
-                convert(m);
-            else
-                quiet_count += weigh_each(m.slot, m.to) ? quiet_weight(m.slot, m.to) : 1;
-        });
-    }
-    Bitboard pinned = 0;
-    Bitboard snipers = (rook_attacks(ksq, theirs) & (b.by_type[ROOK] | b.by_type[QUEEN]) & theirs) |
-                       (bishop_attacks(ksq, theirs) & (b.by_type[BISHOP] | b.by_type[QUEEN]) & theirs);
-    while (snipers) {
-        Square s = pop_lsb(snipers);
-        Bitboard between = between_bb(ksq, s) & b.all & ~square_bb(s);
-        if (between && !more_than_one(between) && (between & ours)) pinned |= between;
-    }
     int moves = 0;
     for (int i = 0; i < b.n; ++i) {
         const PieceOn& pc = b.pieces[i];
         if (pc.color != us) continue;
         const Square from = pc.square;
         if (pc.type == KING) {
-            for (Bitboard t = king_attacks(from) & ~ours; t;) {
+            for (Bitboard t = king_attacks(from) & ~ours & ~legal.danger; t;) {
                 const Square to = pop_lsb(t);
                 const Bitboard captured = square_bb(to) & theirs;
-                if (b.attacked(to, them, b.all ^ square_bb(from), captured)) continue;
                 ++moves;
                 if (captured)
                     convert(TbMove{i, from, to, b.slot_on(to), NO_PIECE_TYPE, false});
@@ -181,7 +216,7 @@ int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh
             }
             continue;
         }
-        const Bitboard allowed = (pinned & square_bb(from)) ? line_bb(ksq, from) : ~0ULL;
+        const Bitboard allowed = legal.allowed(from);
         if (pc.type == PAWN) {
             const int up = pawn_push(us);
             const bool promotes = relative_rank(us, from) == RANK_7;
@@ -207,7 +242,7 @@ int scan_legal_moves(const TbBoard& b, Color us, int& quiet_count, Weigh&& weigh
             }
             continue;
         }
-        const Bitboard targets = attacks_bb(pc.type, from, b.all) & ~ours & allowed;
+        const Bitboard targets = piece_attacks(pc.type, from, b.all) & ~ours & allowed;
         Bitboard quiet = targets & ~theirs;
         moves += popcount(quiet);
         if (weigh_each(i, SQ_NONE)) {
