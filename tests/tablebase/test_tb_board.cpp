@@ -10,6 +10,7 @@
 #include "engine/core/movegen.h"
 #include "engine/core/random_position.h"
 #include "tablebase/probe/tb_board.h"
+#include "test_mode.h"
 
 using namespace pythia;
 using namespace pythia::tb;
@@ -74,10 +75,11 @@ bool check_scans(const Position& pos) {
 TEST_CASE("tablebase move scans list the engine's legal moves on random positions", "[tb][board]") {
     std::mt19937_64 rng(20261130);
     int positions = 0, checks = 0;
+    const int per_side = test::light_mode() ? 300 : 1500;  // light: under the sanitizers
     for (const char* pieces :
          {"KQkr", "KRBkr", "KBNkq", "KRPkb", "KPPkp", "KQkpp", "KRRkq", "KBBkn", "KNPkr", "KQRkr", "KQkbn", "KRkpp"}) {
         for (Color stm : {WHITE, BLACK}) {
-            for (int i = 0; i < 1500; ++i) {
+            for (int i = 0; i < per_side; ++i) {
                 const auto pos = random_position(rng, pieces, stm);
                 REQUIRE(pos);
                 checks += check_scans(*pos);
