@@ -50,13 +50,6 @@ struct TbBoard {
                (rook_attacks(s, occ) & (by_type[ROOK] | by_type[QUEEN]) & them);
     }
     bool in_check(Color c) const { return attacked(king(c), ~c, all); }
-    Bitboard attackers(Square s, Color by) const {
-        const Bitboard them = by_color[by];
-        return ((pawn_attacks(~by, s) & by_type[PAWN]) | (knight_attacks(s) & by_type[KNIGHT]) |
-                (king_attacks(s) & by_type[KING]) | (bishop_attacks(s, all) & (by_type[BISHOP] | by_type[QUEEN])) |
-                (rook_attacks(s, all) & (by_type[ROOK] | by_type[QUEEN]))) &
-               them;
-    }
 
     int slot_on(Square s) const {
         for (int i = 0; i < n; ++i)
