@@ -107,8 +107,9 @@ inline Bitboard rook_attacks(Square s, Bitboard occupied) {
 inline Bitboard queen_attacks(Square s, Bitboard occupied) {
     return bishop_attacks(s, occupied) | rook_attacks(s, occupied);
 }
-// Attacks of a non-pawn piece type from s.
-inline Bitboard attacks_bb(PieceType pt, Square s, Bitboard occupied) {
+// Attacks of a non-pawn piece type from s. Always inlined: the tablebase generator calls it for
+// every piece of every position it scans, and left to itself the compiler makes it a call there.
+[[gnu::always_inline]] inline Bitboard attacks_bb(PieceType pt, Square s, Bitboard occupied) {
     switch (pt) {
         case KNIGHT:
             return knight_attacks(s);

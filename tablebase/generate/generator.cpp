@@ -663,7 +663,7 @@ private:
         for (int i = 0; i < b.n; ++i) {
             if (b.pieces[i].color != mover || b.pieces[i].type == PAWN) continue;
             const Square at = b.pieces[i].square;
-            Bitboard origins = piece_attacks(b.pieces[i].type, at, b.all) & ~b.all;
+            Bitboard origins = attacks_bb(b.pieces[i].type, at, b.all) & ~b.all;
             if (b.pieces[i].type == KING) origins &= ~king_attacks(b.king(stm));  // kings never touch
             while (origins) {
                 const Square to = pop_lsb(origins);

@@ -79,23 +79,6 @@ struct TbMove {
     bool zeroing(const TbBoard& b) const { return captured_slot >= 0 || b.pieces[slot].type == PAWN; }
 };
 
-// attacks_bb, inlined: the generator's move scans call it for every piece of every position, and
-// the compiler calls attacks_bb there rather than inline it.
-[[gnu::always_inline]] inline Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied) {
-    switch (pt) {
-        case KNIGHT:
-            return knight_attacks(s);
-        case BISHOP:
-            return bishop_attacks(s, occupied);
-        case ROOK:
-            return rook_attacks(s, occupied);
-        case QUEEN:
-            return queen_attacks(s, occupied);
-        default:
-            return king_attacks(s);
-    }
-}
-
 // What makes a move of side `us` legal, found once a position rather than once a move (the
 // generator scans every position of a table, and testing each move's target against every enemy
 // piece was a quarter of its initialisation): the squares the opponent attacks with our king
@@ -114,7 +97,7 @@ struct Legality {
         for (int i = 0; i < b.n; ++i) {
             const PieceOn& pc = b.pieces[i];
             if (pc.color != them) continue;
-            const Bitboard a = pc.type == PAWN ? pawn_attacks(them, pc.square) : piece_attacks(pc.type, pc.square, occ);
+            const Bitboard a = pc.type == PAWN ? pawn_attacks(them, pc.square) : attacks_bb(pc.type, pc.square, occ);
             danger |= a;
             if (a & square_bb(ksq)) checkers |= square_bb(pc.square);
         }
@@ -155,7 +138,7 @@ int for_each_legal_move(const TbBoard& b, Color us, F&& f) {
                 if (relative_rank(us, from) == RANK_2 && !(b.all & square_bb(one + up))) targets |= square_bb(one + up);
             }
         } else {
-            targets = piece_attacks(pc.type, from, b.all) & ~b.by_color[us];
+            targets = attacks_bb(pc.type, from, b.all) & ~b.by_color[us];
         }
         targets &= pc.type == KING ? ~legal.danger : legal.allowed(from);
         while (targets) {
@@ -235,7 +218,7 @@ int scan_legal_moves(const TbBoard& b, Color us, const Legality& legal, int& qui
             }
             continue;
         }
-        const Bitboard targets = piece_attacks(pc.type, from, b.all) & ~ours & allowed;
+        const Bitboard targets = attacks_bb(pc.type, from, b.all) & ~ours & allowed;
         Bitboard quiet = targets & ~theirs;
         moves += popcount(quiet);
         if (weigh_each(i, SQ_NONE)) {
