@@ -301,12 +301,13 @@ constexpr uint64_t SMALL_SAMPLE_POSITIONS = 64 * 32768;
 // The storage order chosen for a stream, and what choosing it found out.
 struct OrderChoice {
     StorageOrder order;
-    // The last round's sample (stored positions; empty if there was no choice to make), and the
-    // first stream on it in `order`, encoded in full.
+    // The last round's sample (stored positions; empty if there was no choice to make), and,
+    // where the choice is compared with another, the first stream on it in `order`, encoded in
+    // full.
     Stretches sample;
     uint64_t sample_positions = 0;
     std::optional<EncodedSection> first_sample;
-    // first_sample's bytes scaled to the whole stream (0 if there was no choice to make).
+    // first_sample's bytes scaled to the whole stream (0 without first_sample).
     uint64_t estimate_bytes = 0;
 };
 
@@ -373,24 +374,27 @@ void run_order_rounds(OrderSearch& search, size_t until, const TableIndex& index
 // The storage order that makes the stream whose cell of index i is cell_of(i) smallest in the
 // pair codec, judged by estimates on samples of each candidate order (the same stretches of
 // stored positions for every order, spread over the stream): the rounds `search` has not run
-// yet, then the best order's last sample encoded in full.
+// yet, then, if `compared` (the choice is weighed against another side's or variant's), the best
+// order's last sample encoded in full.
 // With several streams (a DTM and the DTZ stored in its order) the order that makes their sum
 // smallest; only the first is encoded in full on the last sample. prefetch(i) brings the values
 // that the cells of index i are made from.
 template <typename Prefetch, typename FirstCellOf, typename... CellOf>
-OrderChoice choose_storage_order(OrderSearch& search, const TableIndex& index, SectionPlan plan, Prefetch prefetch,
-                                 FirstCellOf first_cell_of, CellOf... cell_of) {
+OrderChoice choose_storage_order(OrderSearch& search, bool compared, const TableIndex& index, SectionPlan plan,
+                                 Prefetch prefetch, FirstCellOf first_cell_of, CellOf... cell_of) {
     const uint64_t n = index.size();
     plan.codec = Codec::PAIRS;
     run_order_rounds(search, std::size(SAMPLE_ROUNDS), index, plan, prefetch, first_cell_of, cell_of...);
     // Two sides' (or two variants') streams are compared by this figure, which the cut-short
     // estimates can get wrong by more than their margin (on KBNvKR they left out the side whose
-    // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it.
+    // DTM and DTZ were 12 % smaller): the winner's last sample is encoded in full for it. With
+    // nothing to compare (a pawnless WDL, a side left out), that encode would be thrown away.
     OrderChoice choice;
     choice.order = search.tried[0].second;
     if (const SampleRound* last = search.last_round) {
         choice.sample = sample_stretches(n, last->segments, last->positions);
         choice.sample_positions = std::min(n, last->segments * last->positions);
+        if (!compared) return choice;
         choice.first_sample =
             encode_stretches(in_order(choice.order, first_cell_of, prefetch), choice.sample, plan, false);
         choice.estimate_bytes = bytes_of(*choice.first_sample) * n / choice.sample_positions;
@@ -400,10 +404,10 @@ OrderChoice choose_storage_order(OrderSearch& search, const TableIndex& index, S
 
 // The same from the start.
 template <typename Prefetch, typename FirstCellOf, typename... CellOf>
-OrderChoice choose_storage_order(const TableIndex& index, SectionPlan plan, Prefetch prefetch,
+OrderChoice choose_storage_order(bool compared, const TableIndex& index, SectionPlan plan, Prefetch prefetch,
                                  FirstCellOf first_cell_of, CellOf... cell_of) {
     OrderSearch search;
-    return choose_storage_order(search, index, plan, prefetch, first_cell_of, cell_of...);
+    return choose_storage_order(search, compared, index, plan, prefetch, first_cell_of, cell_of...);
 }
 
 // True if DTZ and DTM agree on win, draw and loss everywhere (then DTZ can be read by sign).
@@ -725,7 +729,8 @@ std::vector<EncodedSection> encode_wdl_sections(const TableValues& t, const Gene
         const auto start = std::chrono::steady_clock::now();
         for (bool with : {false, true})
             if (info.compact && encode_way[with])
-                choice[with] = choose_storage_order(t.index, plan_of(with), prefetch_of(dtz), cell_of(with));
+                choice[with] =
+                    choose_storage_order(any_promoted, t.index, plan_of(with), prefetch_of(dtz), cell_of(with));
         const uint64_t estimate[2] = {choice[0].estimate_bytes, choice[1].estimate_bytes};
         spdlog::debug("{} WDL {}: orders chosen in {:.1f} s, estimates {} and {} (with queen promotions)", m.name(),
                       c == WHITE ? "w" : "b",
@@ -832,9 +837,10 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
                 run_order_rounds(search[c], std::size(SAMPLE_ROUNDS) - 1, t.index, plans[c], prefetch, dtm_cell(c),
                                  dtz_cell);
             else if (resolve_dtm)
-                choice[c] = choose_storage_order(search[c], t.index, plans[c], prefetch, dtm_cell(c), dtz_cell);
+                choice[c] = choose_storage_order(search[c], !left_out[WHITE] && !left_out[BLACK], t.index, plans[c],
+                                                 prefetch, dtm_cell(c), dtz_cell);
             else
-                choice[c] = choose_storage_order(search[c], t.index, plans[c], prefetch, dtm_cell(c));
+                choice[c] = choose_storage_order(search[c], false, t.index, plans[c], prefetch, dtm_cell(c));
             order_seconds[c] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         });
     };
@@ -874,7 +880,7 @@ std::vector<EncodedSection> encode_distance_sections(const TableValues& t, const
             [&](auto cell_of) { return in_sample(ch.order, ch.sample, cell_of, prefetch); }, threads);
         estimate[c] = (bytes_of(d) + bytes_of(z)) * n / ch.sample_positions;
     });
-    if (resolve_dtm)
+    if (estimate[WHITE] && estimate[BLACK])
         spdlog::debug("{}: DTM and DTZ samples scaled to the table: w {}, b {}", name, estimate[WHITE],
                       estimate[BLACK]);
     bool encode_side[COLOR_NB] = {!left_out[WHITE], !left_out[BLACK]};
