@@ -2,10 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 
 #include "engine/core/position.h"
 #include "tablebase/format/parallel.h"
@@ -43,21 +45,35 @@ private:
     std::vector<std::string> examples_;
 };
 
-// Calls check(index, code) for every stored position of section `s`, in storage order, on all
-// threads, having called prefetch(index) a few positions earlier (the values it compares lie
-// far apart in that order), and adds to `compared` the positions for which it returns true
-// (counted per chunk: one shared counter per position kept the two cores fighting over its
-// cache line). False if the section does not decode.
-template <typename Prefetch, typename Check>
-bool for_each_stored(const TableFile& f, const Section& s, int threads, std::atomic<uint64_t>& compared,
-                     Prefetch&& prefetch, Check&& check) {
+// Calls check(index, codes) for every stored position of `sections`, which share a storage
+// order (a side's DTM and DTZ), in that order, on all threads, with each section's code there,
+// having called prefetch(index) a few positions earlier (the values it compares lie far apart in
+// that order: the walk is bound by those cache misses, so sections that read the same values are
+// compared in one walk). Adds to `compared` the positions check counts (per chunk: one shared
+// counter per position kept the two cores fighting over its cache line). False if a section does
+// not decode.
+template <size_t N, typename Prefetch, typename Check>
+bool for_each_stored(const TableFile& f, const std::array<const Section*, N>& sections, int threads,
+                     std::atomic<uint64_t>& compared, Prefetch&& prefetch, Check&& check) {
     const uint64_t n = f.positions();
-    std::vector<uint8_t> packed(s.bits() ? (n * s.bits() + 7) / 8 : 0, 0);
-    if (s.bits() && !f.decode_section(s, packed.data(), threads)) return false;
+    const StorageOrder& order = sections[0]->order;
+    std::array<std::vector<uint8_t>, N> packed;
+    for (size_t k = 0; k < N; ++k) {
+        const Section& s = *sections[k];
+        if (s.order.field() != order.field())  // TableFile::open refuses such a file
+            throw std::logic_error("for_each_stored: sections in different storage orders");
+        packed[k].assign(s.bits() ? (n * s.bits() + 7) / 8 : 0, 0);
+        if (s.bits() && !f.decode_section(s, packed[k].data(), threads)) return false;
+    }
     parallel_for(n, threads, 1 << 18, [&](uint64_t begin, uint64_t end, int) {
         uint64_t count = 0;
-        walk_in_order(s.order, begin, end, prefetch, [&](uint64_t i, uint64_t j) {
-            count += check(i, s.bits() ? code_at(packed.data(), j, s.bits()) : 0u);
+        walk_in_order(order, begin, end, prefetch, [&](uint64_t i, uint64_t j) {
+            std::array<uint32_t, N> codes;
+            for (size_t k = 0; k < N; ++k) {
+                const int bits = sections[k]->bits();
+                codes[k] = bits ? code_at(packed[k].data(), j, bits) : 0u;
+            }
+            count += check(i, codes);
         });
         compared.fetch_add(count, std::memory_order_relaxed);
     });
@@ -93,8 +109,10 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         wdl_draws[c].assign(words, 0);
         std::vector<std::atomic<uint64_t>> draws(words);
         const bool captures = s->h.flags & FLAG_CAPTURE_RESOLVED, promotions = s->h.flags & FLAG_PROMOTIONS_RESOLVED;
-        const bool ok =
-            for_each_stored(wdl_file, *s, threads, compared, prefetch_of(t.dtz[c]), [&](uint64_t i, uint32_t code) {
+        const bool ok = for_each_stored(
+            wdl_file, std::array{s}, threads, compared, prefetch_of(t.dtz[c]),
+            [&](uint64_t i, const std::array<uint32_t, 1>& codes) -> uint64_t {
+                const uint32_t code = codes[0];
                 uint16_t symbol = 0;
                 const bool known = s->symbol(0, code, symbol);
                 if (known && symbol == wdl_symbol(0))
@@ -127,52 +145,46 @@ bool compare_sections(const std::filesystem::path& staging, const TableValues& t
         if (!dtm || !dtz) continue;  // the left-out side: step 2 probes it
         const bool resolved = dtm->h.flags & FLAG_MOVES_RESOLVED, draws_in_wdl = dtm->h.flags & FLAG_DRAWS_IN_WDL;
         const bool by_code = dtz->h.context == uint8_t(Context::DTM_CODE);
-        std::vector<uint8_t> dtm_codes(by_code ? index.size() : 0);  // DTZ's context, by index
-        bool ok =
-            for_each_stored(dist_file, *dtm, threads, compared, prefetch_of(t.dtm[c]), [&](uint64_t i, uint32_t code) {
-                if (by_code) dtm_codes[i] = uint8_t(code);
-                const Value exact = t.dtm[c][i];
-                if (exact == VALUE_ILLEGAL) return false;
-                uint16_t stored = 0;
-                const bool known = dtm->symbol(0, code, stored);
-                if (known && stored == exact) return true;
-                if (draws_in_wdl && is_draw(exact) && test_bit(wdl_draws[c], i)) return true;
-                if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
-                    value_rank(stored) <= value_rank(exact))
-                    return true;
-                std::vector<std::string> e{index_fen(index, i, c) + ": DTM stored " +
-                                           (known ? describe(stored) : "as an undefined code") + ", the value is " +
-                                           describe(exact)};
-                findings.add(1, e);
+        auto check_dtm = [&](uint64_t i, uint32_t code) {
+            const Value exact = t.dtm[c][i];
+            if (exact == VALUE_ILLEGAL) return false;
+            uint16_t stored = 0;
+            const bool known = dtm->symbol(0, code, stored);
+            if (known && stored == exact) return true;
+            if (draws_in_wdl && is_draw(exact) && test_bit(wdl_draws[c], i)) return true;
+            if (known && resolved && !bounds.dtm_moves[c].empty() && test_bit(bounds.dtm_moves[c], i) &&
+                value_rank(stored) <= value_rank(exact))
                 return true;
-            });
-        const auto dtz_values = prefetch_of(t.dtz[c], t.dtm[c]);
-        auto dtz_prefetch = [&](uint64_t i) {
-            dtz_values(i);
-            if (by_code) __builtin_prefetch(dtm_codes.data() + i);
+            std::vector<std::string> e{index_fen(index, i, c) + ": DTM stored " +
+                                       (known ? describe(stored) : "as an undefined code") + ", the value is " +
+                                       describe(exact)};
+            findings.add(1, e);
+            return true;
         };
         // The DTZ's context as the reader takes it: the sign or the code of the exact DTM (where
         // a code holds it; the stored code otherwise).
-        if (ok && by_code && resolved)
-            parallel_for(index.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
-                for (uint64_t i = begin; i < end; ++i)
-                    if (const Value v = t.dtm[c][i]; v != VALUE_ILLEGAL)
-                        if (const int code = code_of_value(dtm->code_by_value, v); code >= 0)
-                            dtm_codes[i] = uint8_t(code);
-            });
-        ok = ok && for_each_stored(dist_file, *dtz, threads, compared, dtz_prefetch, [&](uint64_t i, uint32_t code) {
-                 const Value exact = t.dtz[c][i], m = t.dtm[c][i];
-                 if (exact == VALUE_ILLEGAL || is_draw(m)) return false;  // a draw's DTZ is the DTM's
-                 const uint32_t ctx = dtz->h.context == uint8_t(Context::DTM_SIGN) ? uint32_t(sign_context(m))
-                                      : by_code                                    ? dtm_codes[i]
-                                                                                   : 0;
-                 uint16_t stored = 0;
-                 if (dtz->symbol(ctx, code, stored) && stored == exact) return true;
-                 std::vector<std::string> e{index_fen(index, i, c) + ": DTZ stored " + describe(stored) +
-                                            ", the value is " + describe(exact)};
-                 findings.add(1, e);
-                 return true;
-             });
+        auto check_dtz = [&](uint64_t i, uint32_t code, uint32_t dtm_code) {
+            const Value exact = t.dtz[c][i], m = t.dtm[c][i];
+            if (exact == VALUE_ILLEGAL || is_draw(m)) return false;  // a draw's DTZ is the DTM's
+            uint32_t ctx = 0;
+            if (dtz->h.context == uint8_t(Context::DTM_SIGN)) {
+                ctx = uint32_t(sign_context(m));
+            } else if (by_code) {
+                const int exact_code = resolved ? code_of_value(dtm->code_by_value, m) : -1;
+                ctx = exact_code >= 0 ? uint32_t(exact_code) : dtm_code;
+            }
+            uint16_t stored = 0;
+            if (dtz->symbol(ctx, code, stored) && stored == exact) return true;
+            std::vector<std::string> e{index_fen(index, i, c) + ": DTZ stored " + describe(stored) + ", the value is " +
+                                       describe(exact)};
+            findings.add(1, e);
+            return true;
+        };
+        const bool ok =
+            for_each_stored(dist_file, std::array{dtm, dtz}, threads, compared, prefetch_of(t.dtm[c], t.dtz[c]),
+                            [&](uint64_t i, const std::array<uint32_t, 2>& codes) -> uint64_t {
+                                return uint64_t(check_dtm(i, codes[0])) + check_dtz(i, codes[1], codes[0]);
+                            });
         if (!ok) {
             out.problem = dist_file.path().string() + ": a DTM or DTZ section does not decode";
             return false;

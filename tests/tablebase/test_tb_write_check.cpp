@@ -101,6 +101,33 @@ TEST_CASE("the write check finds a value the files do not hold", "[tb][verify]")
     CHECK_THAT(c.examples[0], Catch::Contains("DTM stored win in " + std::to_string(distance_of(t.dtm[WHITE][i]))));
 }
 
+TEST_CASE("the write check finds a DTZ the files do not hold, read through its DTM", "[tb][verify]") {
+    const TableValues& t = *kqkr().table;
+    for (bool compact : {false, true}) {
+        INFO("compact " << compact);
+        // One won position a side whose DTZ the memory holds two plies longer than the files.
+        TableValues other = t;
+        for (Color c : {WHITE, BLACK}) {
+            uint64_t i = 0;
+            while (i < t.index.size() && (!is_win(t.dtz[c][i]) || distance_of(t.dtz[c][i]) < 5)) ++i;
+            REQUIRE(i < t.index.size());
+            other.dtz[c][i] = win_in(distance_of(t.dtz[c][i]) + 2);
+        }
+        fs::path staging;
+        const WriteCheck c = write_and_check(t, other, compact, nullptr, &staging);
+        INFO(c.summary());
+        CHECK_FALSE(c.ok);
+        // Each DTZ section stored (the compact form leaves one side to move out) finds its one.
+        std::string error;
+        auto f = TableFile::open(table_file_path(staging, t.index.material(), FileKind::DISTANCE), t.index,
+                                 FileKind::DISTANCE, &error);
+        REQUIRE(f);
+        CHECK(c.decode_mismatches == (f->left_out_side() ? 1u : 2u));
+        REQUIRE_FALSE(c.examples.empty());
+        CHECK_THAT(c.examples[0], Catch::Contains("DTZ stored"));
+    }
+}
+
 TEST_CASE("the write check's sample catches a generator fault that the files hold faithfully", "[tb][verify]") {
     TableValues bad = *kqkr().table;
     uint64_t changed = 0;
