@@ -271,9 +271,11 @@ struct SampleEstimate {
     uint64_t bytes = 0;
     size_t symbols = 0;
 };
-SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretches, const SectionPlan& plan) {
-    const EncodedSection e = encode_stretches(source, stretches, plan, true);
+SampleEstimate estimate_of(const EncodedSection& e) {
     return {e.header.code_bits ? uint64_t(e.estimated_bytes) : 0, e.symbols.size()};
+}
+SampleEstimate estimate_sample(const CellSource& source, const Stretches& stretches, const SectionPlan& plan) {
+    return estimate_of(encode_stretches(source, stretches, plan, true));
 }
 
 // The bytes of a full encoding (what estimate_sample estimates).
@@ -329,10 +331,8 @@ void run_order_rounds(OrderSearch& search, size_t until, const TableIndex& index
     auto estimate = [&](const StorageOrder& order, const SampleRound& round) -> uint64_t {
         const Stretches stretches = sample_stretches(n, round.segments, round.positions);
         uint64_t bytes = 0;
-        for (const std::vector<Cell>& cells : gather_streams(order, stretches, prefetch, first_cell_of, cell_of...)) {
-            const EncodedSection e = encode_cells(cells, plan, true);
-            if (e.header.code_bits) bytes += uint64_t(e.estimated_bytes);
-        }
+        for (const std::vector<Cell>& cells : gather_streams(order, stretches, prefetch, first_cell_of, cell_of...))
+            bytes += estimate_of(encode_cells(cells, plan, true)).bytes;
         return bytes;
     };
     auto& tried = search.tried;
