@@ -447,12 +447,16 @@ struct Blocks {
 Blocks pack_blocks(const std::vector<uint16_t>& x, const std::vector<uint8_t>& len, const std::vector<uint32_t>& code,
                    const std::vector<uint32_t>& length, uint32_t block_bytes) {
     Blocks out;
-    std::vector<uint8_t> block(block_bytes, 0);
+    // A code goes in whole: its bits, MSB first, shifted to the block's next bit and ORed into
+    // the four bytes it can touch; the block has four bytes of slack for that, never copied out.
+    // (Bit by bit, with a branch a bit, packing was 3 % of the reference subset's CPU time.)
+    static_assert(pairs::MAX_CODE_BITS + 7 <= 32);
+    std::vector<uint8_t> block(block_bytes + 4, 0);
     uint32_t bit = pairs::BLOCK_HEADER_BITS, positions = 0;
     auto close_block = [&] {
         const uint16_t size = uint16_t(positions - 1);
         std::memcpy(block.data(), &size, 2);
-        out.bytes.insert(out.bytes.end(), block.begin(), block.end());
+        out.bytes.insert(out.bytes.end(), block.begin(), block.begin() + block_bytes);
         out.sizes.push_back(size);
         std::fill(block.begin(), block.end(), 0);
         bit = pairs::BLOCK_HEADER_BITS;
@@ -461,8 +465,13 @@ Blocks pack_blocks(const std::vector<uint16_t>& x, const std::vector<uint8_t>& l
     for (uint16_t s : x) {
         if (positions && (bit + len[s] > block_bytes * 8 || positions + length[s] > pairs::MAX_BLOCK_POSITIONS))
             close_block();
-        for (int k = len[s] - 1; k >= 0; --k, ++bit)
-            if (code[s] >> k & 1) block[bit >> 3] |= uint8_t(0x80 >> (bit & 7));
+        const uint32_t v = code[s] << (32 - len[s]) >> (bit & 7);  // a symbol that occurs has a code
+        uint8_t* at = block.data() + (bit >> 3);
+        at[0] |= uint8_t(v >> 24);
+        at[1] |= uint8_t(v >> 16);
+        at[2] |= uint8_t(v >> 8);
+        at[3] |= uint8_t(v);
+        bit += len[s];
         positions += length[s];
     }
     close_block();
