@@ -54,18 +54,50 @@ TableStatistics compute_statistics(const TableValues& t, int threads) {
     for (Color c : {WHITE, BLACK}) {
         SideStatistics total = empty_side();
         std::mutex m;
+        const Value* dtm = t.dtm[c].data();
+        const Value* dtz = t.dtz[c].data();
         parallel_for(n, threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
-            SideStatistics s = empty_side();
+            // Counts and longest distances without a branch on the values, which are a coin toss
+            // to the branch predictor (with branches this pass took 0.7 % of the reference
+            // subset's CPU time); then each longest distance's first position, looked for only
+            // where the chunk has one.
+            uint64_t legal = 0, mated = 0, win_near = 0, win_far = 0, loss_near = 0, loss_far = 0;
+            uint64_t found[4] = {};    // DTM wins, DTM losses, DTZ wins, DTZ losses
+            uint32_t longest[4] = {};  // their longest distances
             for (uint64_t i = begin; i < end; ++i) {
-                const Value dtm = t.dtm[c][i], dtz = t.dtz[c][i];
-                if (dtm == VALUE_ILLEGAL) continue;
-                ++s.legal;
-                ++s.wdl_count[wdl_of_dtz(dtz) + 2];
-                if (dtm == loss_in(0)) ++s.mated;
-                if (is_win(dtm)) keep_longest(s.longest_dtm_win, s.longest_dtm_win_index, distance_of(dtm), i);
-                if (is_loss(dtm)) keep_longest(s.longest_dtm_loss, s.longest_dtm_loss_index, distance_of(dtm), i);
-                if (is_win(dtz)) keep_longest(s.longest_dtz_win, s.longest_dtz_win_index, distance_of(dtz), i);
-                if (is_loss(dtz)) keep_longest(s.longest_dtz_loss, s.longest_dtz_loss_index, distance_of(dtz), i);
+                const Value vm = dtm[i], vz = dtz[i];
+                const uint32_t ok = vm != VALUE_ILLEGAL;
+                const uint32_t mwin = ok & ((vm & KIND_MASK) == KIND_WIN), mloss = ok & ((vm & KIND_MASK) == KIND_LOSS);
+                const uint32_t zwin = ok & ((vz & KIND_MASK) == KIND_WIN), zloss = ok & ((vz & KIND_MASK) == KIND_LOSS);
+                const uint32_t far = distance_of(vz) > 100;
+                legal += ok;
+                mated += ok & (vm == loss_in(0));
+                win_near += zwin & !far;
+                win_far += zwin & far;
+                loss_near += zloss & !far;
+                loss_far += zloss & far;
+                found[0] += mwin, found[1] += mloss, found[2] += zwin, found[3] += zloss;
+                longest[0] = std::max(longest[0], mwin * uint32_t(distance_of(vm)));
+                longest[1] = std::max(longest[1], mloss * uint32_t(distance_of(vm)));
+                longest[2] = std::max(longest[2], zwin * uint32_t(distance_of(vz)));
+                longest[3] = std::max(longest[3], zloss * uint32_t(distance_of(vz)));
+            }
+            SideStatistics s = empty_side();
+            s.legal = legal;
+            s.mated = mated;
+            s.wdl_count[0] = loss_near, s.wdl_count[1] = loss_far, s.wdl_count[3] = win_far, s.wdl_count[4] = win_near;
+            s.wdl_count[2] = legal - loss_near - loss_far - win_far - win_near;
+            uint16_t* best[4] = {&s.longest_dtm_win, &s.longest_dtm_loss, &s.longest_dtz_win, &s.longest_dtz_loss};
+            uint64_t* best_index[4] = {&s.longest_dtm_win_index, &s.longest_dtm_loss_index, &s.longest_dtz_win_index,
+                                       &s.longest_dtz_loss_index};
+            for (int k = 0; k < 4; ++k) {
+                if (!found[k]) continue;
+                const Value wanted = Value((k % 2 ? KIND_LOSS : KIND_WIN) | longest[k]);
+                const Value* v = k < 2 ? dtm : dtz;
+                uint64_t i = begin;
+                while (v[i] != wanted || dtm[i] == VALUE_ILLEGAL) ++i;  // there is one
+                *best[k] = uint16_t(longest[k]);
+                *best_index[k] = i;
             }
             std::lock_guard<std::mutex> lock(m);
             merge(total, s);

@@ -417,11 +417,14 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
     std::atomic<bool> agree{true};
     parallel_for(dtm.size(), threads, 1 << 20, [&](uint64_t begin, uint64_t end, int) {
         if (!agree.load(std::memory_order_relaxed)) return;
-        for (uint64_t i = begin; i < end; ++i)
-            if (dtm[i] != VALUE_ILLEGAL && (is_win(dtm[i]) != is_win(dtz[i]) || is_loss(dtm[i]) != is_loss(dtz[i]))) {
-                agree = false;
-                return;
-            }
+        // Without a branch on the values, which are a coin toss to the branch predictor.
+        uint32_t differ = 0;
+        for (uint64_t i = begin; i < end; ++i) {
+            const Value m = dtm[i] & KIND_MASK, z = dtz[i] & KIND_MASK;
+            differ |= uint32_t(dtm[i] != VALUE_ILLEGAL) &
+                      (uint32_t((m == KIND_WIN) != (z == KIND_WIN)) | uint32_t((m == KIND_LOSS) != (z == KIND_LOSS)));
+        }
+        if (differ) agree = false;
     });
     return agree;
 }

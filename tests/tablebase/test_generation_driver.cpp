@@ -242,6 +242,33 @@ TEST_CASE("a run started again reads the tables stored before from the spill fil
     }
 }
 
+TEST_CASE("the cursed bits of a DTZ array mark its cursed wins and blessed losses, and nothing else", "[tb][driver]") {
+    // Every kind of value at distances around the 50-move limit, over a length that ends inside
+    // a word, so that the whole words and the tail are both read.
+    const Value kinds[] = {VALUE_UNKNOWN, KIND_LOSS_SEED, KIND_WIN, KIND_PENDING_WIN, KIND_LOSS, KIND_PENDING_LOSS};
+    const int distances[] = {0, 1, 99, 100, 101, 102, 1000, DIST_MASK};
+    ValueArray dtz;
+    for (int round = 0; round < 5; ++round)
+        for (Value kind : kinds)
+            for (int d : distances) dtz.push_back(kind == VALUE_UNKNOWN ? Value(0) : Value(kind | d));
+    dtz.push_back(VALUE_ILLEGAL);
+    dtz.push_back(win_in(101));
+    REQUIRE(dtz.size() % 64 != 0);
+    for (int threads : {1, 2}) {
+        const PositionBits cursed = cursed_positions(dtz, threads);
+        REQUIRE(cursed.size() == (dtz.size() + 63) / 64);
+        uint64_t marked = 0;
+        for (uint64_t i = 0; i < dtz.size(); ++i) {
+            INFO(i << ": " << dtz[i]);
+            const int wdl = wdl_of_dtz(dtz[i]);
+            CHECK(test_bit(cursed, i) == (wdl == 1 || wdl == -1));
+            marked += test_bit(cursed, i);
+        }
+        CHECK(marked == 5 * 2 * 4 + 1);  // final wins and losses beyond 100, each round, and the last
+        for (uint64_t i = dtz.size(); i < cursed.size() * 64; ++i) CHECK_FALSE(test_bit(cursed, i));
+    }
+}
+
 TEST_CASE("a spill file gives back the table it was written with, held for conversions, or nothing", "[tb][driver]") {
     MemoryStore roomy;
     generate(roomy, size_t(1) << 32);

@@ -296,3 +296,40 @@ TEST_CASE("a table is stored only after it passes its check, and nothing is left
     CHECK(check.inconsistent >= 1);
     CHECK(fs::is_empty(other));  // neither file, nor the staging folder
 }
+
+TEST_CASE("a table whose DTM and DTZ disagree on win, draw or loss is not written", "[tb][files]") {
+    const Material m = *Material::parse("KRvK");
+    std::string error;
+    TableSet subtables;
+    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
+    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
+    REQUIRE(table);
+    const GenerationInfo info = final_form(m, 0.5, 2, &subtables);
+    // The last position of a side whose DTM is `kind` (a win or a loss), and the last illegal one.
+    auto last = [&](Color c, auto&& is) {
+        for (uint64_t i = table->index.size(); i-- > 0;)
+            if (is(table->dtm[c][i])) return i;
+        FAIL("no such position");
+        return uint64_t(0);
+    };
+    // A DTZ that says anything where the position is illegal is no disagreement.
+    TableValues odd = *table;
+    odd.dtz[BLACK][last(BLACK, is_illegal)] = win_in(3);
+    const fs::path fine = test::scratch_dir("signs-fine");
+    CHECK(write_table_files(odd, fine, info, &error));
+    struct Case {
+        Color side;
+        bool (*is)(Value);
+        Value dtz;
+    };
+    for (const Case& k : {Case{WHITE, is_win, VALUE_UNKNOWN}, Case{BLACK, is_loss, VALUE_UNKNOWN},
+                          Case{BLACK, is_loss, win_in(5)}, Case{WHITE, is_win, loss_in(4)}}) {
+        INFO(int(k.side) << " " << k.dtz);
+        TableValues bad = *table;
+        bad.dtz[k.side][last(k.side, k.is)] = k.dtz;
+        const fs::path dir = test::scratch_dir("signs-disagree");
+        CHECK_FALSE(write_table_files(bad, dir, info, &error));
+        CHECK(error == "KRvK: DTM and DTZ disagree on win, draw or loss: not written");
+        CHECK((!fs::exists(dir) || fs::is_empty(dir)));
+    }
+}
