@@ -36,8 +36,11 @@ constexpr Value win_in(int plies) { return Value(KIND_WIN | plies); }
 constexpr Value loss_in(int plies) { return Value(KIND_LOSS | plies); }
 constexpr int distance_of(Value v) { return v & DIST_MASK; }
 constexpr bool is_illegal(Value v) { return v == VALUE_ILLEGAL; }
-constexpr bool is_win(Value v) { return v != VALUE_ILLEGAL && (v & KIND_MASK) == KIND_WIN; }
-constexpr bool is_loss(Value v) { return v != VALUE_ILLEGAL && (v & KIND_MASK) == KIND_LOSS; }
+// VALUE_ILLEGAL's kind bits are 0xE000: neither a win nor a loss. One comparison each, so that
+// passes over every position of a table test them without a branch.
+constexpr bool is_win(Value v) { return (v & KIND_MASK) == KIND_WIN; }
+constexpr bool is_loss(Value v) { return (v & KIND_MASK) == KIND_LOSS; }
+static_assert(!is_win(VALUE_ILLEGAL) && !is_loss(VALUE_ILLEGAL));
 constexpr bool is_draw(Value v) { return v == VALUE_UNKNOWN || (v & KIND_MASK) == KIND_LOSS_SEED; }
 constexpr bool is_final(Value v) { return is_win(v) || is_loss(v); }
 
@@ -51,5 +54,9 @@ constexpr int wdl_of_dtz(Value v) {
     if (is_loss(v)) return distance_of(v) <= 100 ? -2 : -1;
     return 0;
 }
+
+// True for a cursed win or a blessed loss (wdl_of_dtz +-1), without a branch: DTZ values are a
+// coin toss to the branch predictor in the passes over every position that ask this.
+constexpr bool cursed_or_blessed(Value dtz) { return (is_win(dtz) | is_loss(dtz)) & (distance_of(dtz) > 100); }
 
 }  // namespace pythia::tb

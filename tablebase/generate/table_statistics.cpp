@@ -1,5 +1,6 @@
 #include "tablebase/generate/table_statistics.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -61,22 +62,17 @@ TableStatistics compute_statistics(const TableValues& t, int threads) {
             // to the branch predictor (with branches this pass took 0.7 % of the reference
             // subset's CPU time); then each longest distance's first position, looked for only
             // where the chunk has one.
-            uint64_t legal = 0, mated = 0, win_near = 0, win_far = 0, loss_near = 0, loss_far = 0;
-            uint64_t found[4] = {};    // DTM wins, DTM losses, DTZ wins, DTZ losses
-            uint32_t longest[4] = {};  // their longest distances
+            uint64_t legal = 0, mated = 0, dtm_wins = 0, dtm_losses = 0, wdl[5] = {};
+            uint32_t longest[4] = {};  // DTM win, DTM loss, DTZ win, DTZ loss
             for (uint64_t i = begin; i < end; ++i) {
                 const Value vm = dtm[i], vz = dtz[i];
                 const uint32_t ok = vm != VALUE_ILLEGAL;
-                const uint32_t mwin = ok & ((vm & KIND_MASK) == KIND_WIN), mloss = ok & ((vm & KIND_MASK) == KIND_LOSS);
-                const uint32_t zwin = ok & ((vz & KIND_MASK) == KIND_WIN), zloss = ok & ((vz & KIND_MASK) == KIND_LOSS);
-                const uint32_t far = distance_of(vz) > 100;
+                const uint32_t mwin = ok & is_win(vm), mloss = ok & is_loss(vm);
+                const uint32_t zwin = ok & is_win(vz), zloss = ok & is_loss(vz), odd = cursed_or_blessed(vz);
                 legal += ok;
                 mated += ok & (vm == loss_in(0));
-                win_near += zwin & !far;
-                win_far += zwin & far;
-                loss_near += zloss & !far;
-                loss_far += zloss & far;
-                found[0] += mwin, found[1] += mloss, found[2] += zwin, found[3] += zloss;
+                dtm_wins += mwin, dtm_losses += mloss;
+                wdl[0] += zloss & !odd, wdl[1] += zloss & odd, wdl[3] += zwin & odd, wdl[4] += zwin & !odd;
                 longest[0] = std::max(longest[0], mwin * uint32_t(distance_of(vm)));
                 longest[1] = std::max(longest[1], mloss * uint32_t(distance_of(vm)));
                 longest[2] = std::max(longest[2], zwin * uint32_t(distance_of(vz)));
@@ -85,8 +81,9 @@ TableStatistics compute_statistics(const TableValues& t, int threads) {
             SideStatistics s = empty_side();
             s.legal = legal;
             s.mated = mated;
-            s.wdl_count[0] = loss_near, s.wdl_count[1] = loss_far, s.wdl_count[3] = win_far, s.wdl_count[4] = win_near;
-            s.wdl_count[2] = legal - loss_near - loss_far - win_far - win_near;
+            wdl[2] = legal - wdl[0] - wdl[1] - wdl[3] - wdl[4];
+            std::copy(std::begin(wdl), std::end(wdl), s.wdl_count);
+            const uint64_t found[4] = {dtm_wins, dtm_losses, wdl[3] + wdl[4], wdl[0] + wdl[1]};
             uint16_t* best[4] = {&s.longest_dtm_win, &s.longest_dtm_loss, &s.longest_dtz_win, &s.longest_dtz_loss};
             uint64_t* best_index[4] = {&s.longest_dtm_win_index, &s.longest_dtm_loss_index, &s.longest_dtz_win_index,
                                        &s.longest_dtz_loss_index};

@@ -420,9 +420,8 @@ bool signs_agree(const TableValues& t, Color c, int threads) {
         // Without a branch on the values, which are a coin toss to the branch predictor.
         uint32_t differ = 0;
         for (uint64_t i = begin; i < end; ++i) {
-            const Value m = dtm[i] & KIND_MASK, z = dtz[i] & KIND_MASK;
-            differ |= uint32_t(dtm[i] != VALUE_ILLEGAL) &
-                      (uint32_t((m == KIND_WIN) != (z == KIND_WIN)) | uint32_t((m == KIND_LOSS) != (z == KIND_LOSS)));
+            differ |=
+                (dtm[i] != VALUE_ILLEGAL) & ((is_win(dtm[i]) != is_win(dtz[i])) | (is_loss(dtm[i]) != is_loss(dtz[i])));
         }
         if (differ) agree = false;
     });

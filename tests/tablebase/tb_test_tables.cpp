@@ -142,13 +142,20 @@ TableSet generate_and_write(const std::vector<const char*>& names, const fs::pat
     return set;
 }
 
+std::shared_ptr<TableValues> load_with_subtables(const fs::path& dir, const char* name, TableSet& subtables) {
+    const Material m = *Material::parse(name);
+    std::string error;
+    if (!load_subtables(dir, m, subtables, &error, 2)) throw std::runtime_error(error);
+    auto t = load_table_values(dir, m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
+    if (!t) throw std::runtime_error(error);
+    return t;
+}
+
 void write_again(const fs::path& dir, const char* name, GenerationInfo info) {
     const Material m = *Material::parse(name);
     std::string error;
     TableSet subtables;
-    if (!load_subtables(dir, m, subtables, &error, 2)) throw std::runtime_error(error);
-    auto t = load_table_values(dir, m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
-    if (!t) throw std::runtime_error(error);
+    auto t = load_with_subtables(dir, name, subtables);
     info.threads = 2;
     info.subtables = &subtables;
     if (!write_table_files(*t, dir, info, &error)) throw std::runtime_error(m.name() + ": " + error);

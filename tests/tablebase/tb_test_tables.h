@@ -62,6 +62,10 @@ uint64_t differing_entries(const tb::TableValues& got, const tb::TableValues& ex
 tb::TableSet generate_and_write(const std::vector<const char*>& names, const std::filesystem::path& dir,
                                 tb::GenerationInfo info);
 
+// Table `name` of `dir`, both sides of every position, with the tables it converts into loaded
+// into `subtables` (two threads). Throws with the loader's message if it cannot.
+std::shared_ptr<tb::TableValues> load_with_subtables(const std::filesystem::path& dir, const char* name,
+                                                     tb::TableSet& subtables);
 // Writes table `name` of `dir` again into `dir` from its own values, with `info`'s settings (two
 // threads, the tables of `dir` as its subtables). Throws with the loader's or the writer's
 // message if it cannot.

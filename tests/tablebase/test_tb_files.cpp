@@ -270,9 +270,7 @@ TEST_CASE("a table is stored only after it passes its check, and nothing is left
     const Material m = *Material::parse("KRvK");
     std::string error;
     TableSet subtables;  // KRvK converts into nothing stored (a captured rook leaves KvK)
-    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
-    REQUIRE(table);
+    const auto table = test::load_with_subtables(test::test_tables_dir(), "KRvK", subtables);
     const GenerationInfo info = final_form(m, 0.5, 2, &subtables);
     CHECK_FALSE(info.compact);  // 3-4 pieces: both sides, exact DTM
     CHECK(final_form(*Material::parse("KRPvKR"), 0, 2, nullptr).compact);
@@ -301,9 +299,7 @@ TEST_CASE("a table whose DTM and DTZ disagree on win, draw or loss is not writte
     const Material m = *Material::parse("KRvK");
     std::string error;
     TableSet subtables;
-    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
-    REQUIRE(table);
+    const auto table = test::load_with_subtables(test::test_tables_dir(), "KRvK", subtables);
     const GenerationInfo info = final_form(m, 0.5, 2, &subtables);
     // The last position of a side whose DTM is `kind` (a win or a loss), and the last illegal one.
     auto last = [&](Color c, auto&& is) {

@@ -179,9 +179,7 @@ TEST_CASE("the check of a one-sided file computes the stored side again and catc
     const Material m = *Material::parse("KPvK");
     std::string error;
     TableSet subtables;
-    REQUIRE(load_subtables(test::test_tables_dir(), m, subtables, &error, 2));
-    auto table = load_table_values(test::test_tables_dir(), m, &error, 2, 3, LoadFor::EVERY_POSITION, &subtables);
-    REQUIRE(table);
+    const auto table = test::load_with_subtables(test::test_tables_dir(), "KPvK", subtables);
 
     REQUIRE(open_distance_file(one_side_dir(), "KPvK")->left_out_side());  // else both sides are computed
     const TableCheck good = check_stored_table(one_side_dir(), m, subtables, 2);
